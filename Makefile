@@ -1,0 +1,88 @@
+# The workspace's whole user interface.  `make help` explains every target
+# and variable.  All state lives in $(WORKDIR), outside this repository.
+
+WORKDIR ?= $(HOME)/.cache/vstatus-workspace
+KVER ?= 6.1
+SERIES ?=
+CHECKS ?=
+DEBUG ?= 1
+CONFIG ?= smoke
+ACCEL ?= auto
+BOOT_TIMEOUT ?= 300
+TEST_TIMEOUT ?= 120
+JOBS ?= $(shell nproc)
+FORCE ?= 0
+E2E ?= 1
+
+export WORKDIR KVER SERIES CHECKS DEBUG CONFIG ACCEL BOOT_TIMEOUT TEST_TIMEOUT JOBS FORCE E2E
+export WS_ROOT := $(CURDIR)
+
+S := $(CURDIR)/scripts
+
+.DEFAULT_GOAL := all
+.PHONY: all deps import apply export check bisect-build boot-test matrix bench test help clean distclean
+
+all: ## deps, import, then apply, check, bisect-build and boot-test every series; the matrix
+	@bash $(S)/all.sh
+
+deps: ## install the Debian packages (apt-get; idempotent)
+	@bash $(S)/deps.sh
+
+import: deps ## unpack /usr/src/linux-source-$(KVER).tar.xz into $(WORKDIR)/linux, tag debian/<version>
+	@bash $(S)/import.sh
+
+apply: deps ## git am series/$(SERIES)/ onto its base as branch $(SERIES) (all series if unset)
+	@bash $(S)/apply.sh
+
+export: deps ## write branch $(SERIES) back into series/$(SERIES)/ after editing it in the tree
+	@bash $(S)/export.sh
+
+check: deps ## run checks/*/run (or $(CHECKS)) on every commit of $(SERIES)
+	@bash $(S)/check.sh
+
+bisect-build: deps ## build the base and every commit of $(SERIES) in order, with $(CONFIG)
+	@bash $(S)/build.sh series
+
+boot-test: deps ## boot every commit of $(SERIES) in QEMU; DEBUG=1 boots only the heads on the debug config
+	@if [ "$(origin DEBUG)" = "command line" ] && [ "$(DEBUG)" = 1 ]; then \
+		bash $(S)/boot.sh heads; else bash $(S)/boot.sh series; fi
+
+matrix: ## print the matrix of the last run again (and rewrite summary.md)
+	@bash $(S)/matrix.sh
+
+bench: deps ## run everything and print the time of each phase, build and boot (bench.tsv)
+	@bash $(S)/all.sh || true
+	@bash $(S)/bench.sh
+
+test: deps ## the workspace's test suite: bats, shellcheck, then the real end-to-end make (E2E=0 skips it)
+	@bash tests/run.sh
+
+clean: ## remove build directories, boot logs and the report (keeps the tree and ccache)
+	rm -rf $(WORKDIR)/build $(WORKDIR)/boots $(WORKDIR)/artifacts $(WORKDIR)/report $(WORKDIR)/checks-cache
+
+distclean: ## remove $(WORKDIR) entirely (the kernel tree too: export your edits first)
+	@bash $(S)/distclean.sh
+
+help: ## this text
+	@echo "Usage: make [target] [VARIABLE=value ...]"
+	@echo
+	@echo "Targets:"
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z-]+):.*## /  \1\t/' | expand -t 16
+	@echo
+	@echo "Variables:"
+	@echo "  WORKDIR       all state: kernel tree, builds, ccache, report ($(WORKDIR))"
+	@echo "  KVER          linux-source version to import ($(KVER)); KVER=6.12 uses linux-source-6.12"
+	@echo "  SERIES        series to act on, comma-separated (default: all, bases first): $$(ls series | xargs)"
+	@echo "  CHECKS        checks to run, comma-separated (default: all): $$(ls checks | xargs)"
+	@echo "  CONFIG        kernel config for bisect-build and boot-test: smoke or debug ($(CONFIG))"
+	@echo "  DEBUG         make: 1 also boots each head on the debug config, 0 does not ($(DEBUG));"
+	@echo "                make boot-test DEBUG=1: boot only the heads, on the debug config"
+	@echo "  ACCEL         auto (KVM if a probe boot works, else TCG), kvm or tcg ($(ACCEL))"
+	@echo "  BOOT_TIMEOUT  seconds before a boot counts as hung ($(BOOT_TIMEOUT))"
+	@echo "  TEST_TIMEOUT  seconds for one guest test program ($(TEST_TIMEOUT))"
+	@echo "  JOBS          make -j for kernel builds ($(JOBS))"
+	@echo "  FORCE         apply: 1 replaces a branch edited in the tree (kept as a backup ref)"
+	@echo "  E2E           test: 0 skips the end-to-end run on the real kernel ($(E2E))"
+	@echo "  MIN_FREE_GB   free disk a run needs before it starts (12)"
+	@echo
+	@echo "Reports: $(WORKDIR)/report/{summary.md,results.tsv,bench.tsv}"

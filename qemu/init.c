@@ -1,0 +1,532 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * init.c - static PID 1 for the QEMU guest.
+ *
+ * Mounts the pseudo filesystems, runs every executable in /tests (sorted by
+ * name) and writes one top-level KTAP document to the second serial port:
+ *
+ *	KTAP version 1
+ *	1..N
+ *	  <the test's own kselftest output, indented by two spaces>
+ *	ok K name | ok K name # SKIP | not ok K name # exit=S|signal=N|timeout
+ *	...
+ *	# ws-init: done
+ *
+ * then syncs and reboots (the host runs qemu with -no-reboot).
+ *
+ * When it is not PID 1 it is a plain program that can be tried on the host:
+ * no mounts, no reboot, KTAP on stdout unless WS_KTAP_OUT names a file.
+ *	WS_TESTS_DIR	directory of tests (default /tests)
+ *	WS_KTAP_OUT	KTAP output path ("-" = stdout)
+ *	WS_TIMEOUT	per-test timeout in seconds (overrides ws.timeout=)
+ *	WS_NO_REBOOT=1	do not reboot even as PID 1
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/mount.h>
+#include <sys/reboot.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#define DEFAULT_TIMEOUT	60
+#define KILL_GRACE_MS	5000	/* wait for a SIGKILLed test to be reaped */
+#define DRAIN_GRACE_MS	2000	/* read leftovers after the test exited */
+#define KSFT_SKIP	4
+
+static bool is_pid1;
+static int ktap_fd = -1;
+
+/* Diagnostics: to the console (fd 2). Avoid kernel-splat words here. */
+static void diag(const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n >= sizeof(buf))
+		n = sizeof(buf) - 1;
+	if (write(STDERR_FILENO, "ws-init: ", 9) < 0 ||
+	    write(STDERR_FILENO, buf, n) < 0 ||
+	    write(STDERR_FILENO, "\n", 1) < 0)
+		return;
+}
+
+static int write_all(int fd, const char *buf, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, buf, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		buf += n;
+		len -= n;
+	}
+	return 0;
+}
+
+static void ktap(const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n >= sizeof(buf))
+		n = sizeof(buf) - 1;
+	if (write_all(ktap_fd, buf, n))
+		diag("write to KTAP channel failed: %s", strerror(errno));
+}
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+static void do_mount(const char *src, const char *dir, const char *type,
+		     unsigned long flags, const char *opts)
+{
+	if (mkdir(dir, 0755) && errno != EEXIST)
+		diag("mkdir %s: %s", dir, strerror(errno));
+	if (mount(src, dir, type, flags, opts) && errno != EBUSY)
+		diag("mount %s on %s: %s", type, dir, strerror(errno));
+}
+
+static void setup_console(void)
+{
+	int fd = open("/dev/console", O_RDWR | O_NOCTTY);
+
+	if (fd >= 0) {
+		dup2(fd, STDOUT_FILENO);
+		dup2(fd, STDERR_FILENO);
+		if (fd > STDERR_FILENO)
+			close(fd);
+	}
+	fd = open("/dev/null", O_RDWR);
+	if (fd >= 0 && fd != STDIN_FILENO) {
+		dup2(fd, STDIN_FILENO);
+		close(fd);
+	}
+}
+
+/* Raw, CLOCAL, blocking: the host side is a plain file. */
+static int open_serial(const char *path)
+{
+	struct termios t;
+	int fd, fl;
+
+	fd = open(path, O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (isatty(fd) && !tcgetattr(fd, &t)) {
+		cfmakeraw(&t);
+		t.c_cflag |= CLOCAL;
+		t.c_cflag &= ~(CRTSCTS | HUPCL);
+		cfsetspeed(&t, B115200);
+		if (tcsetattr(fd, TCSANOW, &t))
+			diag("tcsetattr %s: %s", path, strerror(errno));
+	}
+	fl = fcntl(fd, F_GETFL);
+	if (fl >= 0)
+		fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+	return fd;
+}
+
+static void open_ktap(void)
+{
+	const char *out = getenv("WS_KTAP_OUT");
+
+	if (out && *out && strcmp(out, "-")) {
+		ktap_fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_NOCTTY |
+			       O_CLOEXEC, 0644);
+		if (ktap_fd < 0)
+			diag("cannot open %s: %s", out, strerror(errno));
+	} else if (out && !strcmp(out, "-")) {
+		ktap_fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+	} else if (is_pid1) {
+		ktap_fd = open_serial("/dev/ttyS1");
+		if (ktap_fd < 0)
+			diag("cannot open /dev/ttyS1 (%s): KTAP goes to /dev/console",
+			     strerror(errno));
+	} else {
+		ktap_fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+	}
+	if (ktap_fd < 0) {
+		ktap_fd = open("/dev/console", O_WRONLY | O_NOCTTY | O_CLOEXEC);
+		if (ktap_fd < 0)
+			ktap_fd = STDOUT_FILENO;
+	}
+}
+
+static unsigned int read_timeout(void)
+{
+	const char *env = getenv("WS_TIMEOUT");
+	unsigned long val = DEFAULT_TIMEOUT;
+	char buf[4096], *tok, *save, *end;
+	ssize_t n;
+	int fd;
+
+	if (env && *env) {
+		val = strtoul(env, &end, 10);
+		if (*end || !val || val > 86400) {
+			diag("bad WS_TIMEOUT '%s', using %d", env, DEFAULT_TIMEOUT);
+			val = DEFAULT_TIMEOUT;
+		}
+		return val;
+	}
+	fd = open("/proc/cmdline", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return val;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return val;
+	buf[n] = '\0';
+	for (tok = strtok_r(buf, " \t\n", &save); tok;
+	     tok = strtok_r(NULL, " \t\n", &save)) {
+		if (strncmp(tok, "ws.timeout=", 11))
+			continue;
+		val = strtoul(tok + 11, &end, 10);
+		if (*end || !val || val > 86400) {
+			diag("bad %s, using %d", tok, DEFAULT_TIMEOUT);
+			val = DEFAULT_TIMEOUT;
+		}
+	}
+	return val;
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char * const *)a, *(char * const *)b);
+}
+
+static int list_tests(const char *dir, char ***names)
+{
+	struct dirent *de;
+	char path[PATH_MAX];
+	struct stat st;
+	char **v = NULL;
+	int n = 0;
+	DIR *d;
+
+	d = opendir(dir);
+	if (!d) {
+		diag("opendir %s: %s", dir, strerror(errno));
+		*names = NULL;
+		return 0;
+	}
+	while ((de = readdir(d))) {
+		char **nv;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		if (stat(path, &st) || !S_ISREG(st.st_mode) ||
+		    access(path, X_OK))
+			continue;
+		nv = realloc(v, (n + 1) * sizeof(*v));
+		if (!nv)
+			break;
+		v = nv;
+		v[n] = strdup(de->d_name);
+		if (v[n])
+			n++;
+	}
+	closedir(d);
+	if (n)
+		qsort(v, n, sizeof(*v), cmp_names);
+	*names = v;
+	return n;
+}
+
+/* Copy complete lines from the test to the KTAP channel, indented. */
+struct linebuf {
+	char buf[4096];
+	size_t len;
+};
+
+static void emit_line(const char *s, size_t len)
+{
+	char out[sizeof(((struct linebuf *)0)->buf) + 4];
+
+	out[0] = ' ';
+	out[1] = ' ';
+	memcpy(out + 2, s, len);
+	out[len + 2] = '\n';
+	if (write_all(ktap_fd, out, len + 3))
+		diag("write to KTAP channel failed: %s", strerror(errno));
+}
+
+static void feed(struct linebuf *lb, const char *data, size_t n)
+{
+	while (n) {
+		size_t room = sizeof(lb->buf) - lb->len;
+		size_t take = n < room ? n : room;
+		char *nl;
+		size_t start = 0;
+
+		memcpy(lb->buf + lb->len, data, take);
+		lb->len += take;
+		data += take;
+		n -= take;
+		while ((nl = memchr(lb->buf + start, '\n', lb->len - start))) {
+			size_t l = nl - (lb->buf + start);
+
+			if (l && lb->buf[start + l - 1] == '\r')
+				emit_line(lb->buf + start, l - 1);
+			else
+				emit_line(lb->buf + start, l);
+			start += l + 1;
+		}
+		if (start == 0 && lb->len == sizeof(lb->buf)) {
+			/* Overlong line: split it. */
+			emit_line(lb->buf, lb->len);
+			lb->len = 0;
+		} else {
+			memmove(lb->buf, lb->buf + start, lb->len - start);
+			lb->len -= start;
+		}
+	}
+}
+
+static void flush_partial(struct linebuf *lb)
+{
+	if (lb->len)
+		emit_line(lb->buf, lb->len);
+	lb->len = 0;
+}
+
+/* Copy the test's output until EOF (returns true) or the deadline. */
+static bool pump(int fd, struct linebuf *lb, long long deadline)
+{
+	char data[4096];
+
+	for (;;) {
+		long long left = deadline - now_ms();
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		ssize_t n;
+		int r;
+
+		if (left <= 0)
+			return false;
+		r = poll(&pfd, 1, left > 1000 ? 1000 : (int)left);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return false;
+		n = read(fd, data, sizeof(data));
+		if (n < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (n <= 0)
+			return true;
+		feed(lb, data, n);
+	}
+}
+
+/* PID 1 inherits orphans; reap them between tests (never during one). */
+static void reap_orphans(void)
+{
+	int st;
+
+	while (waitpid(-1, &st, WNOHANG | __WALL) > 0)
+		;
+}
+
+static pid_t spawn(const char *dir, const char *name, int out)
+{
+	char path[PATH_MAX];
+	char *argv[2];
+	sigset_t none;
+	pid_t pid;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	pid = fork();
+	if (pid)
+		return pid;
+
+	setpgid(0, 0);
+	signal(SIGPIPE, SIG_DFL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	fd = open("/dev/null", O_RDONLY);
+	if (fd >= 0 && fd != STDIN_FILENO) {
+		dup2(fd, STDIN_FILENO);
+		close(fd);
+	}
+	dup2(out, STDOUT_FILENO);
+	dup2(out, STDERR_FILENO);
+	if (out > STDERR_FILENO)
+		close(out);
+	argv[0] = (char *)name;
+	argv[1] = NULL;
+	execv(path, argv);
+	dprintf(STDOUT_FILENO, "# ws-init: exec %s: %s\n", path, strerror(errno));
+	_exit(127);
+}
+
+static void run_test(const char *dir, const char *name, int num,
+		     unsigned int timeout)
+{
+	struct linebuf lb = { .len = 0 };
+	long long deadline, t0;
+	bool eof = false, reaped = false, timed_out = false;
+	int pfd[2], status = 0;
+	pid_t pid;
+
+	if (pipe2(pfd, O_CLOEXEC)) {
+		diag("pipe: %s", strerror(errno));
+		ktap("not ok %d %s # pipe failed\n", num, name);
+		return;
+	}
+	pid = spawn(dir, name, pfd[1]);
+	close(pfd[1]);
+	if (pid < 0) {
+		diag("fork: %s", strerror(errno));
+		close(pfd[0]);
+		ktap("not ok %d %s # fork failed\n", num, name);
+		return;
+	}
+	setpgid(pid, pid);	/* also here, so kill(-pid) cannot race */
+
+	t0 = now_ms();
+	deadline = t0 + timeout * 1000LL;
+	while (!reaped) {
+		pid_t r;
+
+		long long slice = now_ms() + 100;
+
+		if (!eof)
+			eof = pump(pfd[0], &lb, slice < deadline ? slice : deadline);
+		else
+			usleep(20000);
+		r = waitpid(pid, &status, WNOHANG);
+		if (r == pid)
+			reaped = true;
+		if (!reaped && now_ms() >= deadline) {
+			timed_out = true;
+			break;
+		}
+	}
+
+	if (timed_out) {
+		long long kill_deadline = now_ms() + KILL_GRACE_MS;
+
+		kill(-pid, SIGKILL);
+		kill(pid, SIGKILL);
+		while (!reaped && now_ms() < kill_deadline) {
+			if (waitpid(pid, &status, WNOHANG) == pid)
+				reaped = true;
+			else
+				usleep(20000);
+		}
+		if (!reaped)
+			diag("test %s did not die after SIGKILL", name);
+	}
+
+	/*
+	 * Leftovers: descendants that escaped the process group (setsid) may
+	 * still hold the pipe; read for a short while, do not wait for EOF.
+	 */
+	if (!eof) {
+		long long d = now_ms() + DRAIN_GRACE_MS;
+
+		if (!timed_out && d > deadline)
+			d = deadline > now_ms() ? deadline : now_ms();
+		pump(pfd[0], &lb, d);
+	}
+	flush_partial(&lb);
+	close(pfd[0]);
+	kill(-pid, SIGKILL);	/* stragglers left in the test's group */
+	if (is_pid1)
+		reap_orphans();
+
+	if (timed_out)
+		ktap("not ok %d %s # timeout after %us\n", num, name, timeout);
+	else if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		ktap("ok %d %s\n", num, name);
+	else if (WIFEXITED(status) && WEXITSTATUS(status) == KSFT_SKIP)
+		ktap("ok %d %s # SKIP\n", num, name);
+	else if (WIFEXITED(status))
+		ktap("not ok %d %s # exit=%d\n", num, name, WEXITSTATUS(status));
+	else if (WIFSIGNALED(status))
+		ktap("not ok %d %s # signal=%d\n", num, name, WTERMSIG(status));
+	else
+		ktap("not ok %d %s # status=0x%x\n", num, name, status);
+	diag("%s finished in %lld ms", name, now_ms() - t0);
+}
+
+int main(void)
+{
+	const char *dir = getenv("WS_TESTS_DIR");
+	const char *noreboot = getenv("WS_NO_REBOOT");
+	unsigned int timeout;
+	char **names;
+	int n, i;
+
+	is_pid1 = getpid() == 1;
+	if (!dir || !*dir)
+		dir = "/tests";
+
+	if (is_pid1) {
+		do_mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV, NULL);
+		do_mount("sysfs", "/sys", "sysfs", MS_NOSUID | MS_NODEV, NULL);
+		do_mount("devtmpfs", "/dev", "devtmpfs", MS_NOSUID, "mode=0755");
+		do_mount("devpts", "/dev/pts", "devpts", MS_NOSUID,
+			 "gid=5,mode=0620,ptmxmode=0666");
+		setup_console();
+	}
+	signal(SIGPIPE, SIG_IGN);
+	open_ktap();
+	timeout = read_timeout();
+
+	n = list_tests(dir, &names);
+	diag("running %d test(s) from %s, timeout %us", n, dir, timeout);
+	ktap("KTAP version 1\n");
+	ktap("1..%d\n", n);
+	for (i = 0; i < n; i++) {
+		run_test(dir, names[i], i + 1, timeout);
+		free(names[i]);
+	}
+	free(names);
+	ktap("# ws-init: done\n");
+	if (ktap_fd > STDERR_FILENO)
+		fsync(ktap_fd);
+	sync();
+
+	if (!is_pid1 || (noreboot && !strcmp(noreboot, "1")))
+		return 0;
+
+	reboot(RB_AUTOBOOT);
+	diag("reboot: %s", strerror(errno));
+	for (;;)
+		pause();
+}

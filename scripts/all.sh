@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# all.sh: the default goal.  deps, import, then for each series apply,
+# check, bisect-build and boot-test, then the debug boot of each head, and
+# the matrix.  A failing stage does not stop the others; the exit status
+# is the matrix's (non-zero if any cell failed).
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+source "$(dirname "$0")/lib.sh"
+
+step() {
+	local t0 rc=0
+	t0=$(now)
+	"$WS_ROOT/scripts/$1" "${@:2}" || rc=$?
+	bench phase "$1 ${*:2}" $(($(now) - t0))
+	return $rc
+}
+
+main() {
+	check_disk
+	take_lock
+	mkdir -p "$REPORT"
+	rm -f "$RESULTS" "$REPORT/bench-raw.tsv"
+	step deps.sh
+	step import.sh
+	local s
+	for s in $(selected_series); do
+		progress series "=== $s ==="
+		if ! SERIES=$s step apply.sh; then
+			continue
+		fi
+		SERIES=$s step check.sh || true
+		SERIES=$s step build.sh series || true
+		SERIES=$s step boot.sh series || true
+	done
+	if [[ ${DEBUG:-1} == 1 ]]; then
+		for s in $(selected_series); do
+			git_tree rev-parse -q --verify "refs/heads/$s" >/dev/null || continue
+			SERIES=$s step boot.sh heads || true
+		done
+	fi
+	"$WS_ROOT/scripts/bench.sh" --quiet || true
+	"$WS_ROOT/scripts/matrix.sh"
+}
+
+main "$@"

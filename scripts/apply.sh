@@ -1,0 +1,194 @@
+#!/usr/bin/env bash
+# apply.sh [NAME...]: build branch NAME from its base with git am.
+#
+# The patches are applied in a private worktree ($WORKDIR/apply) on a
+# detached HEAD; branch NAME moves only once every patch applied, so a
+# failure or a Ctrl-C never leaves a half-applied branch.  Commits keep the
+# author, date and message of the patch; the committer date is the author
+# date, so the same patches on the same base give the same commit ids (and
+# the build cache keeps working across runs).
+#
+# A branch edited in the tree since the last apply or export is not thrown
+# away: apply refuses until it is exported (or FORCE=1, which still keeps
+# the old branch under refs/workspace/backup/).
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+source "$(dirname "$0")/lib.sh"
+
+APPLY_WT=$WORKDIR/apply
+
+patch_subject() {
+	sed -n 's/^Subject: *//p' "$1" | head -n1 | sed 's/^\[[^]]*\] *//'
+}
+
+prepare_worktree() {
+	local base=$1
+	if [[ -d $APPLY_WT ]] && ! git -C "$APPLY_WT" rev-parse -q --git-dir >/dev/null 2>&1; then
+		rm -rf "$APPLY_WT"
+	fi
+	git_tree worktree prune
+	if [[ ! -d $APPLY_WT ]]; then
+		git_tree worktree add -q --detach "$APPLY_WT" "$base"
+	fi
+	# A Ctrl-C during an earlier git am leaves its state behind: drop it.
+	if [[ -d $(git -C "$APPLY_WT" rev-parse --git-path rebase-apply) ]]; then
+		progress apply "cleaning up an interrupted git am from an earlier run"
+		git -C "$APPLY_WT" am --abort >/dev/null 2>&1 ||
+			rm -rf "$(git -C "$APPLY_WT" rev-parse --git-path rebase-apply)"
+	fi
+	git -C "$APPLY_WT" checkout -q -f --detach "$base"
+	git -C "$APPLY_WT" clean -fdxq
+}
+
+# explain_failure NAME PATCH: name the files and hunks that do not apply.
+explain_failure() {
+	local name=$1 patch=$2 out
+	out=$(git -C "$APPLY_WT" apply --check -v "$SERIES_DIR/$name/$patch" 2>&1 || true)
+	printf 'error: series/%s/%s does not apply on %s:\n' "$name" "$patch" \
+		"$(git -C "$APPLY_WT" log -1 --format='%h ("%s")' HEAD)" >&2
+	printf '%s\n' "$out" |
+		sed -n -e 's/^error: patch failed: \(.*\):\([0-9]*\)$/  \1: hunk at line \2 does not apply/p' \
+			-e 's/^error: \(.*\): does not exist in index$/  \1: file does not exist/p' \
+			-e 's/^error: \(.*\): already exists in index$/  \1: file already exists/p' \
+			-e 's/^error: \(.*\): patch does not apply$/  \1: patch does not apply/p' \
+			-e 's/^error: corrupt patch at line \([0-9]*\)$/  corrupt patch at line \1/p' \
+			-e 's/^error: \(No valid patches in input.*\)$/  \1/p' >&2
+	printf '%s\n' "$out" | grep -E '^(error|Checking|Hunk)' >"$LOGS/apply-$name.log" || true
+	local first
+	first=$(printf '%s\n' "$out" | grep -m1 '^error:' || echo "does not apply")
+	printf '%s' "$patch: ${first#error: }"
+}
+
+# guard_edits NAME: refuse to replace a branch that was edited in the tree.
+guard_edits() {
+	local name=$1 cur last
+	cur=$(git_tree rev-parse -q --verify "refs/heads/$name" || true)
+	[[ -z $cur ]] && return 0
+	last=$(git_tree rev-parse -q --verify "refs/workspace/applied/$name" || true)
+	[[ $cur == "$last" ]] && return 0
+	if [[ ${FORCE:-0} != 1 ]]; then
+		die "branch $name in $TREE has commits that are not in series/$name (edited in the tree?).
+Run 'make export SERIES=$name' to keep them, or 'make apply SERIES=$name FORCE=1' to discard them (the old branch is kept under refs/workspace/backup/$name)."
+	fi
+}
+
+# guard_checkout NAME: the user's checkout must not have uncommitted work on
+# a branch we are about to move.
+guard_checkout() {
+	local name=$1
+	if [[ $(git_tree symbolic-ref -q HEAD || true) == "refs/heads/$name" ]] &&
+		[[ -n $(git_tree status --porcelain -uno) ]]; then
+		die "$TREE has uncommitted changes on branch $name; commit or stash them first"
+	fi
+}
+
+publish_branch() {
+	local name=$1 new=$2 old
+	old=$(git_tree rev-parse -q --verify "refs/heads/$name" || true)
+	if [[ -n $old && $old != "$new" ]]; then
+		git_tree update-ref "refs/workspace/backup/$name/$(date +%Y%m%d-%H%M%S)" "$old"
+	fi
+	git_tree update-ref -m "workspace apply" "refs/heads/$name" "$new"
+	git_tree update-ref "refs/workspace/applied/$name" "$new"
+	# Keep a checkout of this branch in step with it.
+	if [[ $(git_tree symbolic-ref -q HEAD || true) == "refs/heads/$name" ]]; then
+		git_tree reset -q --hard "$new"
+	fi
+}
+
+record_patches() {
+	local name=$1 status=$2 from=$3 detail=$4
+	local -a patches
+	mapfile -t patches < <(patch_files "$name")
+	local i
+	for ((i = from; i < ${#patches[@]}; i++)); do
+		record "$name" $((i + 1)) - "$(patch_subject "$SERIES_DIR/$name/${patches[i]}")" \
+			apply "$status" 0 "$detail"
+	done
+}
+
+apply_one() {
+	local name=$1 base_ref base hash t0
+	t0=$(now)
+	base_ref=$(base_ref "$name")
+	base=$(git_tree rev-parse -q --verify "$base_ref^{commit}") ||
+		die "series $name sits on '$base_ref', which is not in $TREE (apply it first)"
+	hash=$(inputs_hash "$name" "$base")
+	guard_edits "$name"
+	guard_checkout "$name"
+
+	local cur
+	cur=$(git_tree rev-parse -q --verify "refs/heads/$name" || true)
+	if [[ -n $cur && $(git_tree config --get "workspace.applied.$name" || true) == "$hash $cur" ]]; then
+		progress apply "$name: up to date ($(git_tree rev-list --count "$base..$cur") commits on $base_ref)"
+		record_commits "$name" "$base" "$cur" "$t0"
+		return 0
+	fi
+
+	local -a patches
+	mapfile -t patches < <(patch_files "$name")
+	progress apply "$name: ${#patches[@]} patches on $base_ref ($(git_tree log -1 --format=%h "$base"))"
+	prepare_worktree "$base"
+	clear_series "$name"
+	local i p
+	for ((i = 0; i < ${#patches[@]}; i++)); do
+		p=${patches[i]}
+		progress apply "$name: [$((i + 1))/${#patches[@]}] $p"
+		if ! git -C "$APPLY_WT" -c am.threeWay=false -c core.hooksPath=/dev/null \
+			am -q --committer-date-is-author-date "$SERIES_DIR/$name/$p" >/dev/null 2>&1; then
+			local why
+			why=$(explain_failure "$name" "$p")
+			git -C "$APPLY_WT" am --abort >/dev/null 2>&1 || true
+			git -C "$APPLY_WT" checkout -q -f --detach "$base"
+			record "$name" 0 "$base" "$(git_tree log -1 --format=%s "$base")" apply pass 0 base
+			record_patches "$name" pass 0 ""
+			record_patches "$name" fail "$i" "$why"
+			record_patches "$name" skip $((i + 1)) "after $p failed"
+			printf 'error: branch %s is unchanged; fix series/%s/%s and run make apply again\n' \
+				"$name" "$name" "$p" >&2
+			return 1
+		fi
+	done
+	local head
+	head=$(git -C "$APPLY_WT" rev-parse HEAD)
+	publish_branch "$name" "$head"
+	git_tree config "workspace.applied.$name" "$hash $head"
+	git -C "$APPLY_WT" checkout -q --detach "$base"
+	progress apply "$name: branch $name is at $(git_tree log -1 --format='%h ("%s")' "$head")"
+	record_commits "$name" "$base" "$head" "$t0"
+}
+
+# record_commits NAME BASE HEAD T0: one apply row per commit of the branch.
+record_commits() {
+	local name=$1 base=$2 head=$3 t0=$4 secs idx sha subj
+	secs=$(($(now) - t0))
+	record "$name" 0 "$base" "$(git_tree log -1 --format=%s "$base")" apply pass 0 "base"
+	while read -r idx sha subj; do
+		record "$name" "$idx" "$sha" "$subj" apply pass "$secs" ""
+	done < <(git_tree log --reverse --format='%H %s' "$base..$head" | awk '{print NR, $0}')
+}
+
+main() {
+	require_tree
+	take_lock
+	mkdir -p "$LOGS"
+	local s rc=0
+	local -A failed=()
+	for s in $(selected_series); do
+		local b
+		b=$(series_base "$s")
+		if [[ $b != linux-source && -n ${failed[$b]:-} ]]; then
+			warn "not applying $s: its base series $b failed"
+			failed[$s]=1
+			rc=1
+			continue
+		fi
+		if [[ $b != linux-source ]] && ! git_tree rev-parse -q --verify "refs/heads/$b" >/dev/null; then
+			SERIES=$b apply_one "$b" || { failed[$s]=1; rc=1; continue; }
+		fi
+		apply_one "$s" || { failed[$s]=1; rc=1; }
+	done
+	return $rc
+}
+
+main "$@"

@@ -1,0 +1,202 @@
+#!/usr/bin/env bash
+# boot.sh: boot commits in QEMU and run the guest tests (make boot-test).
+#
+#   boot.sh series NAME...   boot the base and every commit of each series
+#   boot.sh heads            boot each series head on the debug config
+#
+# Each commit boots its own bzImage with an initramfs built for it: a static
+# init (qemu/init.c) and the guest tests (qemu/tests/*.c), compiled against
+# that commit's `make headers_install` and kselftest.h.  init writes KTAP to
+# the second serial port; the first is the console.  qemu/ktap-verdict
+# judges both.  KVM is used only when a real probe boot succeeds.
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+source "$(dirname "$0")/lib.sh"
+
+QEMU=${QEMU:-qemu-system-x86_64}
+ACCEL=${ACCEL:-auto}
+BOOT_TIMEOUT=${BOOT_TIMEOUT:-300}
+TEST_TIMEOUT=${TEST_TIMEOUT:-120}
+GUEST_CC=${GUEST_CC:-gcc}
+BOOTS=$WORKDIR/boots
+
+# probe_accel KERNEL: "kvm" if a real boot under KVM gets as far as the
+# kernel's banner within a few seconds, else "tcg".
+probe_accel() {
+	local kernel=$1 log
+	case $ACCEL in
+	kvm | tcg) echo "$ACCEL"; return 0 ;;
+	auto) ;;
+	*) die "ACCEL must be auto, kvm or tcg (got '$ACCEL')" ;;
+	esac
+	log=$(mktemp)
+	timeout -k 2 "${KVM_PROBE_TIMEOUT:-8}" "$QEMU" -accel kvm -cpu host -m 256 -nodefaults \
+		-display none -no-reboot -serial "file:$log" -kernel "$kernel" \
+		-append "console=ttyS0 panic=-1 rdinit=/ws-probe-no-such-init" >/dev/null 2>&1 || true
+	if grep -q 'Linux version' "$log"; then
+		echo kvm
+	else
+		echo tcg
+	fi
+	rm -f "$log"
+}
+
+# guest_cc OUT SRC HEADERS KSFT: compile one guest program, static.
+guest_cc() {
+	local out=$1 src=$2 hdr=$3 ksft=$4
+	"$GUEST_CC" -static -O2 -Wall -isystem "$hdr" -I "$ksft" -o "$out" "$src"
+}
+
+# build_initramfs ART DIR: init + tests for the commit whose artifacts are
+# in ART; the cpio lands in DIR/initramfs.cpio.
+build_initramfs() {
+	local art=$1 dir=$2 ksft t name
+	ksft=$dir/ksft
+	mkdir -p "$dir/tests" "$ksft"
+	if [[ -s $art/kselftest.h ]]; then
+		cp "$art/kselftest.h" "$ksft/kselftest.h"
+	else
+		die "artifact $art has no kselftest.h (tools/testing/selftests/kselftest.h missing in that commit?)"
+	fi
+	guest_cc "$dir/init" "$WS_ROOT/qemu/init.c" "$art/headers" "$ksft" 2>>"$dir/guest-build.log" ||
+		return 1
+	for t in "$WS_ROOT"/qemu/tests/*.c; do
+		name=$(basename "$t" .c)
+		guest_cc "$dir/tests/$name" "$t" "$art/headers" "$ksft" 2>>"$dir/guest-build.log" ||
+			return 1
+	done
+	{
+		echo "dir /dev 755 0 0"
+		echo "nod /dev/console 600 0 0 c 5 1"
+		echo "dir /proc 755 0 0"
+		echo "dir /sys 755 0 0"
+		echo "dir /tests 755 0 0"
+		echo "file /init $dir/init 755 0 0"
+		for t in "$dir"/tests/*; do
+			echo "file /tests/${t##*/} $t 755 0 0"
+		done
+	} >"$dir/initramfs.list"
+	gen_init_cpio "$dir/initramfs.list" >"$dir/initramfs.cpio"
+}
+
+# gen_init_cpio: the kernel's own tool, compiled once from the tree.
+gen_init_cpio() {
+	local bin=$WORKDIR/tools/gen_init_cpio
+	if [[ ! -x $bin ]]; then
+		mkdir -p "${bin%/*}"
+		git_tree show "$BASE_BRANCH:usr/gen_init_cpio.c" >"$bin.c"
+		cc -O2 -o "$bin" "$bin.c"
+	fi
+	"$bin" "$@"
+}
+
+# run_qemu DIR KERNEL ACCEL: boot; console and KTAP logs stay in DIR.
+# Prints the seconds to the first KTAP line ("-" if none).
+run_qemu() {
+	local dir=$1 kernel=$2 accel=$3 smp=${4:-1} pid t0 first=- cpu=max
+	[[ $accel == kvm ]] && cpu=host
+	: >"$dir/console.log"
+	: >"$dir/ktap.log"
+	t0=$(date +%s.%N)
+	"$QEMU" -accel "$accel" -cpu "$cpu" -smp "$smp" -m 1G -nodefaults -display none -no-reboot \
+		-kernel "$kernel" -initrd "$dir/initramfs.cpio" \
+		-serial "file:$dir/console.log" -serial "file:$dir/ktap.log" \
+		-append "console=ttyS0 panic=-1 oops=panic ws.timeout=$TEST_TIMEOUT" \
+		>"$dir/qemu.log" 2>&1 &
+	pid=$!
+	local deadline=$((SECONDS + BOOT_TIMEOUT))
+	while kill -0 "$pid" 2>/dev/null; do
+		if [[ $first == - && -s $dir/ktap.log ]]; then
+			first=$(echo "$(date +%s.%N) - $t0" | bc | xargs printf '%.1f')
+		fi
+		if ((SECONDS >= deadline)); then
+			echo "workspace: timeout after ${BOOT_TIMEOUT}s, killing qemu" >>"$dir/console.log"
+			kill "$pid" 2>/dev/null || true
+			sleep 1
+			kill -9 "$pid" 2>/dev/null || true
+			break
+		fi
+		sleep 0.2
+	done
+	wait "$pid" 2>/dev/null || true
+	if [[ $first == - && -s $dir/ktap.log ]]; then
+		first=$(echo "$(date +%s.%N) - $t0" | bc | xargs printf '%.1f')
+	fi
+	echo "$first"
+}
+
+# boot_commit NAME IDX SHA SUBJECT STAGE: build if needed, boot, record.
+boot_commit() {
+	local name=$1 idx=$2 sha=$3 subj=$4 stage=$5 art dir t0 accel first verdict status
+	t0=$(now)
+	art=$(CONFIG=$CONFIG "$WS_ROOT/scripts/build.sh" commit "$sha" | tail -n1)
+	if [[ $(cut -d' ' -f1 "$art/result") != pass ]]; then
+		record "$name" "$idx" "$sha" "$subj" "$stage" skip 0 "no kernel: build failed"
+		printf '  skip: build failed\n'
+		return 0
+	fi
+	dir=$BOOTS/$CONFIG/${sha:0:12}
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	if ! build_initramfs "$art" "$dir"; then
+		record "$name" "$idx" "$sha" "$subj" "$stage" fail $(($(now) - t0)) \
+			"guest tests do not compile: $(grep -m1 'error' "$dir/guest-build.log" || true)"
+		printf '  FAIL guest tests do not compile (%s)\n' "$dir/guest-build.log"
+		return 1
+	fi
+	accel=${ACCEL_CHOSEN:-}
+	if [[ -z $accel ]]; then
+		accel=$(probe_accel "$art/bzImage")
+		ACCEL_CHOSEN=$accel
+		progress boot "accelerator: $accel (ACCEL=$ACCEL)"
+	fi
+	first=$(run_qemu "$dir" "$art/bzImage" "$accel" "$([[ $CONFIG == debug ]] && echo 2 || echo 1)")
+	local secs=$(($(now) - t0)) rc=0
+	verdict=$("$WS_ROOT/qemu/ktap-verdict" "$dir/ktap.log" "$dir/console.log" 2>"$dir/verdict.log") || rc=$?
+	sed 's/^/    /' "$dir/verdict.log"
+	if ((rc == 0)); then status=pass; else status=fail; fi
+	printf '  %s (%ss, first KTAP line at %ss; logs in %s)\n' "$verdict" "$secs" "$first" "$dir"
+	record "$name" "$idx" "$sha" "$subj" "$stage" "$status" "$secs" "$verdict"
+	bench boot "$CONFIG $name/$idx ${sha:0:12}" "$secs"
+	bench first-ktap "$CONFIG $name/$idx ${sha:0:12}" "$first"
+	[[ $status == pass ]]
+}
+
+cmd_series() {
+	local s idx sha subj n rc=0
+	for s in $(selected_series); do
+		local -a rows
+		mapfile -t rows < <(series_commits "$s")
+		n=$((${#rows[@]} - 1))
+		for row in "${rows[@]}"; do
+			read -r idx sha subj <<<"$row"
+			progress boot "$s [$idx/$n] ${sha:0:12} $subj"
+			boot_commit "$s" "$idx" "$sha" "$subj" boot || rc=1
+		done
+	done
+	return $rc
+}
+
+cmd_heads() {
+	local s rc=0 idx sha subj
+	for s in $(selected_series); do
+		read -r idx sha subj < <(series_commits "$s" | tail -n1)
+		progress boot-debug "$s head [$idx] ${sha:0:12} $subj (debug config)"
+		CONFIG=debug boot_commit "$s" "$idx" "$sha" "$subj" boot-debug || rc=1
+	done
+	return $rc
+}
+
+main() {
+	require_tree
+	take_lock
+	command -v "$QEMU" >/dev/null || die "$QEMU not found: run 'make deps'"
+	CONFIG=${CONFIG:-smoke}
+	case ${1:-series} in
+	series) cmd_series ;;
+	heads) cmd_heads ;;
+	*) die "usage: boot.sh series | boot.sh heads" ;;
+	esac
+}
+
+main "$@"

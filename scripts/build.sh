@@ -1,0 +1,236 @@
+#!/usr/bin/env bash
+# build.sh: build kernels in a persistent O= directory per config.
+#
+#   build.sh series NAME...    build the base and every commit of each series
+#                              in order (make bisect-build)
+#   build.sh commit SHA        build one commit; print its artifact directory
+#
+# CONFIG=smoke|debug picks qemu/configs/smoke.config (merged on tinyconfig)
+# or that plus debug.config.  Builds go through ccache and check out into a
+# dedicated worktree ($WORKDIR/src), so the user's checkout is never touched
+# and consecutive commits build incrementally.  A commit's result is cached
+# by tree id and config, so an unchanged commit is never built twice.
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+source "$(dirname "$0")/lib.sh"
+
+CONFIG=${CONFIG:-smoke}
+JOBS=${JOBS:-$(nproc)}
+MAKE_KERNEL=${MAKE_KERNEL:-make}
+BUILD_TARGET=${BUILD_TARGET:-bzImage}
+IMAGE=${IMAGE:-arch/x86/boot/bzImage}
+OUT=$WORKDIR/build/$CONFIG
+export CCACHE_DIR=${CCACHE_DIR:-$WORKDIR/ccache}
+export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
+export KBUILD_BUILD_TIMESTAMP="Thu Jan  1 00:00:00 UTC 2015"
+export KBUILD_BUILD_USER=workspace KBUILD_BUILD_HOST=qemu
+
+fragments() {
+	case $CONFIG in
+	smoke) echo "$WS_ROOT/qemu/configs/smoke.config" ;;
+	debug) echo "$WS_ROOT/qemu/configs/smoke.config $WS_ROOT/qemu/configs/debug.config" ;;
+	*) die "unknown CONFIG '$CONFIG' (known: smoke, debug; see qemu/configs/)" ;;
+	esac
+}
+
+# config_key SHA: what the .config is a function of.
+config_key() {
+	local f
+	{
+		for f in $(fragments); do cat "$f"; done
+		git_tree ls-tree -r "$1" | grep -E '(/|	)(Kconfig[^/]*|[a-z]*\.config)$' || true
+	} | sha256sum | cut -c1-16
+}
+
+artifact_dir() {
+	echo "$ARTIFACTS/$CONFIG/$(git_tree rev-parse "$1^{tree}")-$(config_key "$1")"
+}
+
+checkout_src() {
+	local sha=$1
+	if [[ -d $SRC ]] && ! git -C "$SRC" rev-parse -q --git-dir >/dev/null 2>&1; then
+		rm -rf "$SRC"
+	fi
+	git_tree worktree prune
+	[[ -d $SRC ]] || git_tree worktree add -q --detach "$SRC" "$sha"
+	git -C "$SRC" checkout -q -f --detach "$sha"
+	git -C "$SRC" clean -fdxq
+}
+
+kmake() {
+	"$MAKE_KERNEL" -C "$SRC" O="$OUT" CC="ccache gcc" HOSTCC="ccache gcc" "$@"
+}
+
+# verify_config: every option a fragment asks for is in the final .config.
+verify_config() {
+	local f line sym missing=()
+	for f in $(fragments); do
+		while IFS= read -r line; do
+			case $line in
+			CONFIG_*=*)
+				grep -qxF -- "$line" "$OUT/.config" || missing+=("$line (${f##*/})")
+				;;
+			"# CONFIG_"*" is not set")
+				sym=${line#\# }
+				sym=${sym%% *}
+				grep -q "^$sym=" "$OUT/.config" && missing+=("$line (${f##*/})")
+				;;
+			esac
+		done <"$f"
+	done
+	if ((${#missing[@]})); then
+		printf 'error: the %s config does not have what its fragments ask for:\n' "$CONFIG" >&2
+		printf '  %s\n' "${missing[@]}" >&2
+		printf '  (a dependency is missing, or the option does not exist in this tree)\n' >&2
+		return 1
+	fi
+}
+
+configure() {
+	local sha=$1 key log=$2
+	key=$(config_key "$sha")
+	[[ -f $OUT/.config && $(cat "$OUT/.ws-config-key" 2>/dev/null) == "$key" ]] && return 0
+	progress config "$CONFIG: tinyconfig + $(fragments | xargs -n1 basename | xargs)"
+	mkdir -p "$OUT"
+	rm -f "$OUT/.ws-config-key"
+	local -a frags
+	read -r -a frags <<<"$(fragments)"
+	{
+		kmake tinyconfig &&
+			"$SRC/scripts/kconfig/merge_config.sh" -m -O "$OUT" "$OUT/.config" "${frags[@]}" &&
+			kmake olddefconfig
+	} >>"$log" 2>&1 || { tail -n 20 "$log" >&2; return 1; }
+	verify_config 2>&1 | tee -a "$log" >&2
+	[[ ${PIPESTATUS[0]} == 0 ]] || return 1
+	echo "$key" >"$OUT/.ws-config-key"
+}
+
+normalize_warnings() {
+	sed -nE 's/^(.*):[0-9]+:[0-9]+: warning: (.*)$/\1: warning: \2/p' "$1" |
+		sed -e "s#^$SRC/##" -e 's#^\(\.\./\)*src/##' | sort -u
+}
+
+first_error() {
+	grep -m1 -E '(: error: |: fatal error: |undefined reference|Error [0-9]+|No rule to make target)' "$1" ||
+		tail -n1 "$1"
+}
+
+# build_commit SHA: build into $OUT, leave the result in the artifact dir.
+# Prints nothing; the artifact's 'result' file holds "status seconds detail".
+build_commit() {
+	local sha=$1 art tmp t0 rc=0
+	art=$(artifact_dir "$sha")
+	[[ -f $art/result ]] && return 0
+	tmp=$art.tmp
+	rm -rf "$tmp"
+	mkdir -p "$tmp"
+	t0=$(now)
+	checkout_src "$sha"
+	if ! configure "$sha" "$tmp/build.log"; then
+		printf 'fail %s %s\n' $(($(now) - t0)) "config: $(grep -m1 -A1 '^error:' "$tmp/build.log" | tail -n1 | xargs)" >"$tmp/result"
+		mv_artifact "$tmp" "$art"
+		return 0
+	fi
+	if [[ ${CLEAN_FIRST:-0} == 1 ]]; then
+		kmake clean >>"$tmp/build.log" 2>&1 || true
+	fi
+	kmake -k -j"$JOBS" "$BUILD_TARGET" >>"$tmp/build.log" 2>&1 || rc=$?
+	if ((rc == 0)); then
+		kmake headers_install >>"$tmp/build.log" 2>&1 || rc=$?
+	fi
+	normalize_warnings "$tmp/build.log" >"$tmp/warnings"
+	if ((rc == 0)); then
+		cp "$OUT/$IMAGE" "$tmp/bzImage"
+		cp -r "$OUT/usr/include" "$tmp/headers"
+		git_tree show "$sha:tools/testing/selftests/kselftest.h" >"$tmp/kselftest.h" 2>/dev/null || true
+		printf 'pass %s\n' $(($(now) - t0)) >"$tmp/result"
+	else
+		printf 'fail %s %s\n' $(($(now) - t0)) "$(first_error "$tmp/build.log")" >"$tmp/result"
+	fi
+	mv_artifact "$tmp" "$art"
+}
+
+mv_artifact() {
+	rm -rf "$2"
+	mv "$1" "$2"
+}
+
+result_field() {
+	local art=$1 n=$2
+	if ((n == 3)); then
+		cut -d' ' -f3- "$art/result"
+	else
+		cut -d' ' -f"$n" "$art/result"
+	fi
+}
+
+cmd_commit() {
+	local sha
+	sha=$(git_tree rev-parse -q --verify "$1^{commit}") || die "no commit '$1' in $TREE"
+	take_lock
+	build_commit "$sha"
+	artifact_dir "$sha"
+}
+
+# bisect_series NAME: base, then every commit, each reported as it ends.
+bisect_series() {
+	local name=$1 idx sha subj art status secs detail n known new nnew
+	local -a rows
+	mapfile -t rows < <(series_commits "$name")
+	n=$((${#rows[@]} - 1))
+	known=$(mktemp)
+	local first_fail=""
+	for row in "${rows[@]}"; do
+		read -r idx sha subj <<<"$row"
+		art=$(artifact_dir "$sha")
+		if [[ -f $art/result ]]; then
+			progress build "$name [$idx/$n] ${sha:0:12} $subj (cached)"
+		else
+			progress build "$name [$idx/$n] ${sha:0:12} $subj"
+			# The base is built whole so that its warnings are all known.
+			CLEAN_FIRST=$((idx == 0 ? 1 : 0)) build_commit "$sha"
+		fi
+		status=$(result_field "$art" 1)
+		secs=$(result_field "$art" 2)
+		detail=$(result_field "$art" 3)
+		new=$(comm -23 "$art/warnings" "$known")
+		nnew=$(grep -c . <<<"$new" || true)
+		sort -u "$known" "$art/warnings" -o "$known"
+		if [[ $status == fail ]]; then
+			[[ -z $first_fail ]] && first_fail="$name [$idx/$n] ${sha:0:12} \"$subj\": $detail (log: $art/build.log)"
+			printf '  FAIL %s\n       log: %s\n' "$detail" "$art/build.log"
+		elif ((idx > 0 && nnew > 0)); then
+			status=warn
+			detail="$nnew new warning(s): $(head -n1 <<<"$new")"
+			printf '  WARN %s\n' "$detail"
+			printf '%s\n' "$new" >"$LOGS/$name-$idx-new-warnings.txt"
+		else
+			detail=$([[ $idx == 0 ]] && echo "base, $(grep -c . "$art/warnings" || true) warnings" || echo "no new warnings")
+		fi
+		printf '  %s in %ss\n' "$status" "$secs"
+		record "$name" "$idx" "$sha" "$subj" build "$status" "$secs" "$detail"
+		bench build "$name/$idx ${sha:0:12}" "$secs"
+	done
+	rm -f "$known"
+	if [[ -n $first_fail ]]; then
+		printf 'first failing commit: %s\n' "$first_fail" >&2
+		return 1
+	fi
+}
+
+cmd_series() {
+	require_tree
+	take_lock
+	mkdir -p "$LOGS"
+	local s rc=0
+	for s in $(selected_series); do
+		bisect_series "$s" || rc=1
+	done
+	return $rc
+}
+
+case ${1:-series} in
+series) shift || true; cmd_series "$@" ;;
+commit) cmd_commit "${2:?usage: build.sh commit SHA}" ;;
+*) die "usage: build.sh series | build.sh commit SHA" ;;
+esac

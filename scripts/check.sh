@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# check.sh: run the per-commit checks in checks/<name>/ (make check).
+#
+# Each check is checks/<name>/run COMMIT LOG, run with TREE set; it prints a
+# one-line summary and exits 0 (pass), 250 (warn) or 1 (fail), as NIPA's do.
+# CHECKS=a,b runs only those.  A result is cached by commit id and by the
+# check's own files, so a run with nothing changed costs almost nothing.
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+source "$(dirname "$0")/lib.sh"
+
+CACHE=$WORKDIR/checks-cache
+
+all_checks() {
+	local d
+	for d in "$WS_ROOT"/checks/*/; do
+		[[ -x $d/run ]] && basename "$d"
+	done
+}
+
+selected_checks() {
+	local c
+	if [[ -z ${CHECKS:-} ]]; then
+		all_checks
+		return 0
+	fi
+	for c in ${CHECKS//,/ }; do
+		[[ -x $WS_ROOT/checks/$c/run ]] ||
+			die "unknown check '$c'; the checks are: $(all_checks | xargs)"
+		echo "$c"
+	done
+}
+
+check_hash() {
+	cat "$WS_ROOT/checks/$1"/* | sha256sum | cut -c1-16
+}
+
+# run_check CHECK SHA: prints "status seconds summary", caches it.
+run_check() {
+	local check=$1 sha=$2 key dir rc=0 t0 summary status
+	key=$CACHE/$check/$sha-$(check_hash "$check")
+	if [[ -f $key/result ]]; then
+		cat "$key/result"
+		return 0
+	fi
+	dir=$key.tmp
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	t0=$(now)
+	summary=$(TREE=$TREE "$WS_ROOT/checks/$check/run" "$sha" "$dir/log" | head -n1) || rc=$?
+	case $rc in
+	0) status=pass ;;
+	250) status=warn ;;
+	4) status=skip ;;
+	*) status=fail ;;
+	esac
+	printf '%s %s %s\n' "$status" $(($(now) - t0)) "$summary" >"$dir/result"
+	rm -rf "$key"
+	mv "$dir" "$key"
+	cat "$key/result"
+}
+
+main() {
+	require_tree
+	take_lock
+	local s idx sha subj n c status secs summary rc=0
+	local -a checks rows
+	mapfile -t checks < <(selected_checks)
+	for s in $(selected_series); do
+		mapfile -t rows < <(series_commits "$s")
+		n=$((${#rows[@]} - 1))
+		for row in "${rows[@]:1}"; do
+			read -r idx sha subj <<<"$row"
+			for c in "${checks[@]}"; do
+				read -r status secs summary < <(run_check "$c" "$sha")
+				progress "$c" "$s [$idx/$n] ${sha:0:12} $subj: $status ${summary:-}"
+				record "$s" "$idx" "$sha" "$subj" "$c" "$status" "$secs" "${summary:-}"
+				[[ $status == fail ]] && rc=1
+				[[ $status != fail ]] || echo "  log: $CACHE/$c/$sha-$(check_hash "$c")/log"
+			done
+		done
+	done
+	return $rc
+}
+
+main "$@"

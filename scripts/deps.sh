@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# deps.sh: install the Debian packages the workspace needs (make deps).
+#
+# Idempotent: only missing packages are installed, and a machine that has
+# them all costs one dpkg-query.  KVER picks linux-source-$KVER.
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+source "$(dirname "$0")/lib.sh"
+
+packages() {
+	cat <<-PKGS
+		git b4 git-filter-repo linux-source-$KVER
+		gcc gcc-multilib libc6-dev make flex bison bc libelf-dev libssl-dev
+		cpio xz-utils ccache sparse coccinelle python3-ply codespell
+		qemu-system-x86 bats shellcheck dwarves kmod rsync python3-aiosmtpd
+	PKGS
+}
+
+missing_packages() {
+	local p
+	for p in $(packages); do
+		dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed$' ||
+			echo "$p"
+	done
+}
+
+main() {
+	local -a missing
+	mapfile -t missing < <(missing_packages)
+	if ((${#missing[@]} == 0)); then
+		progress deps "all packages are installed"
+		return 0
+	fi
+	progress deps "installing: ${missing[*]}"
+	local sudo=""
+	if ((EUID != 0)); then
+		command -v sudo >/dev/null || die "need root to install ${missing[*]} (no sudo)"
+		sudo=sudo
+	fi
+	export DEBIAN_FRONTEND=noninteractive
+	$sudo apt-get update -qq || die "apt-get update failed"
+	local p
+	for p in "${missing[@]}"; do
+		apt-cache show "$p" >/dev/null 2>&1 ||
+			die "package $p is not available from the configured apt sources${p/linux-source-*/ (is KVER=$KVER right? try: apt-cache search linux-source)}"
+	done
+	$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" ||
+		die "apt-get install failed for: ${missing[*]}"
+}
+
+main "$@"

@@ -1,0 +1,231 @@
+# shellcheck shell=bash
+# shellcheck disable=SC2034 # the paths below are used by the scripts that source this file
+# Shared helpers for the workspace scripts.  Sourced, never executed.
+#
+# Every path the scripts use is derived here from three variables, which the
+# Makefile exports: WORKDIR (all state, outside the repository), KVER (the
+# linux-source version) and WS_ROOT (this repository).
+
+WS_ROOT=${WS_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
+WORKDIR=${WORKDIR:-$HOME/.cache/vstatus-workspace}
+KVER=${KVER:-6.1}
+SERIES_DIR=${SERIES_DIR:-$WS_ROOT/series}
+
+TREE=$WORKDIR/linux            # the throwaway tree the user edits
+SRC=$WORKDIR/src               # detached worktree that builds check out
+REPORT=$WORKDIR/report
+RESULTS=$REPORT/results.tsv
+LOGS=$WORKDIR/logs
+ARTIFACTS=$WORKDIR/artifacts
+BASE_BRANCH=linux-source        # import's branch: the tarball plus the ignore fix
+WS_START=${WS_START:-$(date +%s)}
+export WS_ROOT WORKDIR KVER SERIES_DIR WS_START
+
+die() {
+	printf 'error: %s\n' "$*" >&2
+	exit 1
+}
+
+warn() {
+	printf 'warning: %s\n' "$*" >&2
+}
+
+elapsed() {
+	local s=$(($(date +%s) - WS_START))
+	printf '%d:%02d' $((s / 60)) $((s % 60))
+}
+
+# progress STAGE WHAT...: one line per step, with time since the run began.
+progress() {
+	local stage=$1
+	shift
+	printf '[%s] %-10s %s\n' "$(elapsed)" "$stage" "$*"
+}
+
+# The tree is shared by every target, so only one run may touch it at a time.
+# Nested scripts inherit the lock through WS_LOCK_HELD.
+take_lock() {
+	[[ ${WS_LOCK_HELD:-} == 1 ]] && return 0
+	mkdir -p "$WORKDIR"
+	exec 9>"$WORKDIR/lock"
+	if ! flock -n 9; then
+		printf 'another workspace run holds %s (%s); waiting for it...\n' \
+			"$WORKDIR/lock" "$(cat "$WORKDIR/lock.owner" 2>/dev/null || echo unknown)" >&2
+		if ! flock -w "${WS_LOCK_TIMEOUT:-3600}" 9; then
+			die "gave up waiting for $WORKDIR/lock after ${WS_LOCK_TIMEOUT:-3600}s"
+		fi
+	fi
+	echo "pid $$: ${0##*/} since $(date +%T)" >"$WORKDIR/lock.owner"
+	export WS_LOCK_HELD=1
+}
+
+# check_disk: refuse to start a run that would fill the disk half-way.
+check_disk() {
+	local need=${MIN_FREE_GB:-12} dir=$WORKDIR avail
+	while [[ ! -d $dir ]]; do dir=$(dirname "$dir"); done
+	avail=$(df -Pk "$dir" | awk 'NR == 2 { print int($4 / 1048576) }')
+	if ((avail < need)); then
+		die "only ${avail} GiB free on $(df -P "$dir" | awk 'NR == 2 { print $6 }') for $WORKDIR; a run needs ${need} GiB (kernel tree, worktrees, builds, ccache). Free some space or set WORKDIR (MIN_FREE_GB=$need)"
+	fi
+}
+
+git_tree() {
+	git -C "$TREE" "$@"
+}
+
+require_tree() {
+	[[ -d $TREE/.git ]] || die "no kernel tree at $TREE: run 'make import' first"
+}
+
+# Seconds since the epoch, for stage timing.
+now() {
+	date +%s
+}
+
+# record SERIES INDEX COMMIT SUBJECT STAGE STATUS SECONDS DETAIL
+# Replaces any earlier row for the same series, index and stage.
+record() {
+	local series=$1 index=$2 commit=$3 subject=$4 stage=$5 status=$6 secs=$7 detail=$8
+	case $status in pass | warn | fail | skip) ;; *) die "record: bad status '$status'" ;; esac
+	mkdir -p "$REPORT"
+	subject=${subject//$'\t'/ }
+	detail=${detail//$'\t'/ }
+	detail=${detail//$'\n'/ }
+	(
+		flock 8
+		if [[ ! -s $RESULTS ]]; then
+			printf 'series\tindex\tcommit\tsubject\tstage\tstatus\tseconds\tdetail\n' >"$RESULTS"
+		fi
+		awk -F'\t' -v s="$series" -v i="$index" -v st="$stage" \
+			'NR == 1 || !($1 == s && $2 == i && $5 == st)' "$RESULTS" >"$RESULTS.new"
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$series" "$index" "$commit" \
+			"$subject" "$stage" "$status" "$secs" "$detail" >>"$RESULTS.new"
+		mv "$RESULTS.new" "$RESULTS"
+	) 8>"$REPORT/.results.lock"
+}
+
+# clear_series NAME: forget every row of a series (its commits changed).
+clear_series() {
+	[[ -f $RESULTS ]] || return 0
+	(
+		flock 8
+		awk -F'\t' -v s="$1" 'NR == 1 || $1 != s' "$RESULTS" >"$RESULTS.new"
+		mv "$RESULTS.new" "$RESULTS"
+	) 8>"$REPORT/.results.lock"
+}
+
+# bench PHASE WHAT SECONDS: one row of timing for `make bench`.
+bench() {
+	mkdir -p "$REPORT"
+	printf '%s\t%s\t%s\n' "$1" "$2" "$3" >>"$REPORT/bench-raw.tsv"
+}
+
+# series_names: every series directory, in dependency order (bases first).
+series_names() {
+	local -A seen=()
+	local -a order=()
+	local s
+	visit() {
+		local name=$1 base
+		[[ -n ${seen[$name]:-} ]] && return 0
+		seen[$name]=1
+		base=$(series_base "$name")
+		if [[ $base != linux-source ]]; then
+			[[ -d $SERIES_DIR/$base ]] ||
+				die "series/$name/base names '$base', which is not a series"
+			visit "$base"
+		fi
+		order+=("$name")
+	}
+	for s in "$SERIES_DIR"/*/; do
+		s=${s%/}
+		s=${s##*/}
+		[[ -f $SERIES_DIR/$s/series ]] || continue
+		visit "$s"
+	done
+	printf '%s\n' "${order[@]}"
+}
+
+series_base() {
+	local f=$SERIES_DIR/$1/base
+	[[ -f $f ]] || die "series/$1 has no 'base' file"
+	local b
+	b=$(tr -d '[:space:]' <"$f")
+	[[ -n $b ]] || die "series/$1/base is empty"
+	printf '%s\n' "$b"
+}
+
+# check_series NAME: die with the list of known series when NAME is unknown.
+check_series() {
+	local name=$1
+	if [[ ! -f $SERIES_DIR/$name/series ]]; then
+		printf 'error: unknown series "%s"; the series are:\n' "$name" >&2
+		series_names | sed 's/^/  /' >&2
+		exit 1
+	fi
+}
+
+# selected_series: $SERIES if set (checked), else all, in dependency order.
+selected_series() {
+	if [[ -n ${SERIES:-} ]]; then
+		local s
+		for s in ${SERIES//,/ }; do
+			check_series "$s"
+		done
+		local all
+		all=$(series_names)
+		for s in $all; do
+			[[ ",${SERIES// /,}," == *",$s,"* ]] && echo "$s"
+		done
+		return 0
+	fi
+	series_names
+}
+
+# base_ref NAME: the ref a series is applied on.
+base_ref() {
+	local b
+	b=$(series_base "$1")
+	if [[ $b == linux-source ]]; then
+		echo "$BASE_BRANCH"
+	else
+		echo "$b"
+	fi
+}
+
+# patch_files NAME: the patches listed in series/NAME/series, checked.
+patch_files() {
+	local name=$1 dir=$SERIES_DIR/$1 line
+	[[ -f $dir/series ]] || die "series/$name has no 'series' file"
+	while IFS= read -r line || [[ -n $line ]]; do
+		line=${line%%#*}
+		line=$(echo "$line" | xargs)
+		[[ -z $line ]] && continue
+		[[ -f $dir/$line ]] || die "series/$name/series lists '$line', which is not in series/$name/"
+		echo "$line"
+	done <"$dir/series"
+}
+
+# inputs_hash NAME BASE: what the branch is a function of.
+inputs_hash() {
+	local name=$1 base=$2 p
+	{
+		echo "base $base"
+		while read -r p; do
+			echo "patch $p"
+			cat "$SERIES_DIR/$name/$p"
+		done < <(patch_files "$name")
+	} | sha256sum | cut -d' ' -f1
+}
+
+# series_commits NAME: base commit, then every commit of the branch, oldest
+# first, one "index sha subject" line each.
+series_commits() {
+	local name=$1 base
+	base=$(git_tree rev-parse --verify -q "$(base_ref "$name")^{commit}") ||
+		die "base of series '$name' ($(base_ref "$name")) is not in the tree: apply it first"
+	git_tree rev-parse --verify -q "refs/heads/$name^{commit}" >/dev/null ||
+		die "series '$name' is not applied: run 'make apply SERIES=$name'"
+	printf '0 %s %s\n' "$base" "$(git_tree log -1 --format=%s "$base")"
+	git_tree log --reverse --format='%H %s' "$base..refs/heads/$name" | awk '{print NR, $0}'
+}

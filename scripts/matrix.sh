@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# matrix.sh: the one matrix of a run, commits by stages, from results.tsv.
+#
+# Prints it to the terminal, writes $WORKDIR/report/summary.md, and exits 1
+# if any cell is fail.
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+source "$(dirname "$0")/lib.sh"
+
+# Canonical stage order; checks other than checkpatch sort in between.
+STAGE_ORDER="apply checkpatch @checks build boot boot-debug"
+
+stages_present() {
+	local -a present
+	mapfile -t present < <(awk -F'\t' 'NR > 1 { print $5 }' "$RESULTS" | sort -u)
+	local s p
+	for s in $STAGE_ORDER; do
+		if [[ $s == @checks ]]; then
+			for p in "${present[@]}"; do
+				[[ " $STAGE_ORDER " == *" $p "* ]] || echo "$p"
+			done
+		else
+			for p in "${present[@]}"; do
+				[[ $p == "$s" ]] && echo "$p"
+			done
+		fi
+	done
+}
+
+# render FORMAT: FORMAT is "text" or "md".
+render() {
+	local fmt=$1
+	awk -F'\t' -v fmt="$fmt" -v stages="$(stages_present | xargs)" '
+	NR == 1 { next }
+	{
+		key = $1 SUBSEP $2
+		if (!(key in seen)) {
+			seen[key] = 1
+			order[++nrows] = key
+			if (!($1 in sname)) { sname[$1] = 1; series[++nseries] = $1 }
+		}
+		if ($3 != "-" && $3 != "") commit[key] = substr($3, 1, 12)
+		else if (!(key in commit)) commit[key] = "-"
+		subj[key] = $4
+		st = $6
+		fig = ""
+		if ($5 != "apply" && $7 != "" && $7 != "0") fig = " " $7 "s"
+		cell[key, $5] = (st == "fail" ? "FAIL" : st) fig
+		status[key, $5] = st
+		if (st == "fail") nfail++
+		if (st == "fail" || st == "warn") {
+			notes[++nnotes] = $1 " " $2 " " substr($3, 1, 12) " " $5 ": " st ": " $8
+		}
+	}
+	END {
+		ns = split(stages, stage, " ")
+		for (s = 1; s <= nseries; s++) {
+			if (fmt == "md") {
+				printf "\n### %s\n\n| # | commit | subject |", series[s]
+				for (j = 1; j <= ns; j++) printf " %s |", stage[j]
+				printf "\n|---|---|---|"
+				for (j = 1; j <= ns; j++) printf "---|"
+				printf "\n"
+			} else {
+				printf "\n== %s ==\n%-3s %-12s %-44s", series[s], "#", "commit", "subject"
+				for (j = 1; j <= ns; j++) printf " %-11s", stage[j]
+				printf "\n"
+			}
+			# Rows in index order.
+			delete idx
+			n = 0
+			for (r = 1; r <= nrows; r++) {
+				split(order[r], kk, SUBSEP)
+				if (kk[1] == series[s]) idx[++n] = kk[2] + 0
+			}
+			for (a = 1; a <= n; a++) for (b = a + 1; b <= n; b++)
+				if (idx[b] < idx[a]) { t = idx[a]; idx[a] = idx[b]; idx[b] = t }
+			for (a = 1; a <= n; a++) {
+				key = series[s] SUBSEP idx[a]
+				sub_ = subj[key]
+				if (fmt == "md") {
+					gsub(/\|/, "\\|", sub_)
+					printf "| %d | %s | %s |", idx[a], commit[key], sub_
+					for (j = 1; j <= ns; j++) printf " %s |", ((key, stage[j]) in cell) ? cell[key, stage[j]] : ""
+					printf "\n"
+				} else {
+					if (length(sub_) > 44) sub_ = substr(sub_, 1, 41) "..."
+					printf "%-3d %-12s %-44s", idx[a], commit[key], sub_
+					for (j = 1; j <= ns; j++) printf " %-11s", ((key, stage[j]) in cell) ? cell[key, stage[j]] : "-"
+					printf "\n"
+				}
+			}
+		}
+		if (nnotes) {
+			printf (fmt == "md" ? "\n### Failures and warnings\n\n" : "\nfailures and warnings:\n")
+			for (i = 1; i <= nnotes; i++) printf (fmt == "md" ? "- %s\n" : "  %s\n"), notes[i]
+		}
+		printf (fmt == "md" ? "\n**%d failing cell(s)**\n" : "\n%d failing cell(s)\n"), nfail
+		exit(nfail > 0)
+	}' "$RESULTS"
+}
+
+main() {
+	[[ -s $RESULTS ]] || die "no results yet ($RESULTS): run make first"
+	local rc=0
+	{
+		echo "# Workspace report"
+		echo
+		echo "Generated $(date -u '+%Y-%m-%d %H:%M UTC') from \`$RESULTS\`, kernel tree \`$TREE\`."
+		render md || true
+	} >"$REPORT/summary.md"
+	render text || rc=$?
+	echo "report: $REPORT/summary.md, $RESULTS"
+	return $rc
+}
+
+main "$@"
