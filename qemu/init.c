@@ -19,7 +19,7 @@
  *	WS_TESTS_DIR	directory of tests (default /tests)
  *	WS_KTAP_OUT	KTAP output path ("-" = stdout)
  *	WS_TIMEOUT	per-test timeout in seconds (overrides ws.timeout=)
- *	WS_NO_REBOOT=1	do not reboot even as PID 1
+ *	WS_NO_REBOOT=1	as PID 1: do not reboot, sleep forever when done
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -86,6 +86,32 @@ static int write_all(int fd, const char *buf, size_t len)
 	return 0;
 }
 
+static bool ktap_on_console;
+
+/*
+ * All KTAP output goes through here.  A serial port with no UART behind it
+ * opens fine but fails every write with EIO: switch to the console then.
+ */
+static void ktap_write(const char *buf, size_t len)
+{
+	int fd;
+
+	if (!write_all(ktap_fd, buf, len))
+		return;
+	diag("write to KTAP channel failed: %s", strerror(errno));
+	if (ktap_on_console)
+		return;
+	fd = open("/dev/console", O_WRONLY | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	diag("KTAP goes to /dev/console from now on");
+	if (ktap_fd > STDERR_FILENO)
+		close(ktap_fd);
+	ktap_fd = fd;
+	ktap_on_console = true;
+	write_all(ktap_fd, buf, len);
+}
+
 static void ktap(const char *fmt, ...)
 {
 	char buf[1024];
@@ -99,8 +125,7 @@ static void ktap(const char *fmt, ...)
 		return;
 	if ((size_t)n >= sizeof(buf))
 		n = sizeof(buf) - 1;
-	if (write_all(ktap_fd, buf, n))
-		diag("write to KTAP channel failed: %s", strerror(errno));
+	ktap_write(buf, n);
 }
 
 static long long now_ms(void)
@@ -181,6 +206,7 @@ static void open_ktap(void)
 	}
 	if (ktap_fd < 0) {
 		ktap_fd = open("/dev/console", O_WRONLY | O_NOCTTY | O_CLOEXEC);
+		ktap_on_console = true;
 		if (ktap_fd < 0)
 			ktap_fd = STDOUT_FILENO;
 	}
@@ -281,8 +307,7 @@ static void emit_line(const char *s, size_t len)
 	out[1] = ' ';
 	memcpy(out + 2, s, len);
 	out[len + 2] = '\n';
-	if (write_all(ktap_fd, out, len + 3))
-		diag("write to KTAP channel failed: %s", strerror(errno));
+	ktap_write(out, len + 3);
 }
 
 static void feed(struct linebuf *lb, const char *data, size_t n)
@@ -338,9 +363,9 @@ static bool pump(int fd, struct linebuf *lb, long long deadline)
 		if (left <= 0)
 			return false;
 		r = poll(&pfd, 1, left > 1000 ? 1000 : (int)left);
-		if (r < 0 && errno == EINTR)
+		if (r == 0 || (r < 0 && errno == EINTR))
 			continue;
-		if (r <= 0)
+		if (r < 0)
 			return false;
 		n = read(fd, data, sizeof(data));
 		if (n < 0 && (errno == EINTR || errno == EAGAIN))
@@ -386,6 +411,8 @@ static pid_t spawn(const char *dir, const char *name, int out)
 	dup2(out, STDERR_FILENO);
 	if (out > STDERR_FILENO)
 		close(out);
+	else
+		fcntl(out, F_SETFD, 0);	/* dup2 onto itself keeps O_CLOEXEC */
 	argv[0] = (char *)name;
 	argv[1] = NULL;
 	execv(path, argv);
@@ -497,12 +524,13 @@ int main(void)
 		dir = "/tests";
 
 	if (is_pid1) {
+		/* /dev first, so that the other failures reach the console. */
+		do_mount("devtmpfs", "/dev", "devtmpfs", MS_NOSUID, "mode=0755");
+		setup_console();
 		do_mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV, NULL);
 		do_mount("sysfs", "/sys", "sysfs", MS_NOSUID | MS_NODEV, NULL);
-		do_mount("devtmpfs", "/dev", "devtmpfs", MS_NOSUID, "mode=0755");
 		do_mount("devpts", "/dev/pts", "devpts", MS_NOSUID,
 			 "gid=5,mode=0620,ptmxmode=0666");
-		setup_console();
 	}
 	signal(SIGPIPE, SIG_IGN);
 	open_ktap();
@@ -522,11 +550,14 @@ int main(void)
 		fsync(ktap_fd);
 	sync();
 
-	if (!is_pid1 || (noreboot && !strcmp(noreboot, "1")))
+	if (!is_pid1)
 		return 0;
-
-	reboot(RB_AUTOBOOT);
-	diag("reboot: %s", strerror(errno));
-	for (;;)
+	if (noreboot && !strcmp(noreboot, "1")) {
+		diag("WS_NO_REBOOT=1: not rebooting");
+	} else {
+		reboot(RB_AUTOBOOT);
+		diag("reboot: %s", strerror(errno));
+	}
+	for (;;)	/* PID 1 must not exit: that would panic the kernel */
 		pause();
 }

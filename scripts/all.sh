@@ -20,10 +20,12 @@ main() {
 	take_lock
 	mkdir -p "$REPORT"
 	rm -f "$RESULTS" "$REPORT/bench-raw.tsv"
-	step deps.sh
+	[[ ${NO_DEPS:-0} == 1 ]] || step deps.sh
 	step import.sh
 	local s
-	for s in $(selected_series); do
+	local -a series
+	capture series selected_series
+	for s in "${series[@]}"; do
 		progress series "=== $s ==="
 		if ! SERIES=$s step apply.sh; then
 			continue
@@ -33,7 +35,7 @@ main() {
 		SERIES=$s step boot.sh series || true
 	done
 	if [[ ${DEBUG:-1} == 1 ]]; then
-		for s in $(selected_series); do
+		for s in "${series[@]}"; do
 			git_tree rev-parse -q --verify "refs/heads/$s" >/dev/null || continue
 			SERIES=$s step boot.sh heads || true
 		done

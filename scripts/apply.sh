@@ -99,7 +99,7 @@ publish_branch() {
 record_patches() {
 	local name=$1 status=$2 from=$3 detail=$4
 	local -a patches
-	mapfile -t patches < <(patch_files "$name")
+	capture patches patch_files "$name"
 	local i
 	for ((i = from; i < ${#patches[@]}; i++)); do
 		record "$name" $((i + 1)) - "$(patch_subject "$SERIES_DIR/$name/${patches[i]}")" \
@@ -114,6 +114,7 @@ apply_one() {
 	base=$(git_tree rev-parse -q --verify "$base_ref^{commit}") ||
 		die "series $name sits on '$base_ref', which is not in $TREE (apply it first)"
 	hash=$(inputs_hash "$name" "$base")
+	patch_files "$name" >/dev/null
 	guard_edits "$name"
 	guard_checkout "$name"
 
@@ -126,7 +127,7 @@ apply_one() {
 	fi
 
 	local -a patches
-	mapfile -t patches < <(patch_files "$name")
+	capture patches patch_files "$name"
 	progress apply "$name: ${#patches[@]} patches on $base_ref ($(git_tree log -1 --format=%h "$base"))"
 	prepare_worktree "$base"
 	clear_series "$name"
@@ -174,7 +175,9 @@ main() {
 	mkdir -p "$LOGS"
 	local s rc=0
 	local -A failed=()
-	for s in $(selected_series); do
+	local -a selected_series_list
+	capture selected_series_list selected_series
+	for s in "${selected_series_list[@]}"; do
 		local b
 		b=$(series_base "$s")
 		if [[ $b != linux-source && -n ${failed[$b]:-} ]]; then

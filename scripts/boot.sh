@@ -164,9 +164,11 @@ boot_commit() {
 
 cmd_series() {
 	local s idx sha subj n rc=0
-	for s in $(selected_series); do
+	local -a selected_series_list
+	capture selected_series_list selected_series
+	for s in "${selected_series_list[@]}"; do
 		local -a rows
-		mapfile -t rows < <(series_commits "$s")
+		capture rows series_commits "$s"
 		n=$((${#rows[@]} - 1))
 		for row in "${rows[@]}"; do
 			read -r idx sha subj <<<"$row"
@@ -179,7 +181,9 @@ cmd_series() {
 
 cmd_heads() {
 	local s rc=0 idx sha subj
-	for s in $(selected_series); do
+	local -a selected_series_list
+	capture selected_series_list selected_series
+	for s in "${selected_series_list[@]}"; do
 		read -r idx sha subj < <(series_commits "$s" | tail -n1)
 		progress boot-debug "$s head [$idx] ${sha:0:12} $subj (debug config)"
 		CONFIG=debug boot_commit "$s" "$idx" "$sha" "$subj" boot-debug || rc=1

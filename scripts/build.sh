@@ -25,10 +25,12 @@ export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
 export KBUILD_BUILD_TIMESTAMP="Thu Jan  1 00:00:00 UTC 2015"
 export KBUILD_BUILD_USER=workspace KBUILD_BUILD_HOST=qemu
 
+CONFIG_DIR=${CONFIG_DIR:-$WS_ROOT/qemu/configs}
+
 fragments() {
 	case $CONFIG in
-	smoke) echo "$WS_ROOT/qemu/configs/smoke.config" ;;
-	debug) echo "$WS_ROOT/qemu/configs/smoke.config $WS_ROOT/qemu/configs/debug.config" ;;
+	smoke) echo "$CONFIG_DIR/smoke.config" ;;
+	debug) echo "$CONFIG_DIR/smoke.config $CONFIG_DIR/debug.config" ;;
 	*) die "unknown CONFIG '$CONFIG' (known: smoke, debug; see qemu/configs/)" ;;
 	esac
 }
@@ -176,7 +178,7 @@ cmd_commit() {
 bisect_series() {
 	local name=$1 idx sha subj art status secs detail n known new nnew
 	local -a rows
-	mapfile -t rows < <(series_commits "$name")
+	capture rows series_commits "$name"
 	n=$((${#rows[@]} - 1))
 	known=$(mktemp)
 	local first_fail=""
@@ -223,7 +225,9 @@ cmd_series() {
 	take_lock
 	mkdir -p "$LOGS"
 	local s rc=0
-	for s in $(selected_series); do
+	local -a selected_series_list
+	capture selected_series_list selected_series
+	for s in "${selected_series_list[@]}"; do
 		bisect_series "$s" || rc=1
 	done
 	return $rc

@@ -65,9 +65,12 @@ main() {
 	take_lock
 	local s idx sha subj n c status secs summary rc=0
 	local -a checks rows
-	mapfile -t checks < <(selected_checks)
-	for s in $(selected_series); do
-		mapfile -t rows < <(series_commits "$s")
+	capture checks selected_checks
+	((${#checks[@]})) || die "no checks in $WS_ROOT/checks/"
+	local -a selected_series_list
+	capture selected_series_list selected_series
+	for s in "${selected_series_list[@]}"; do
+		capture rows series_commits "$s"
 		n=$((${#rows[@]} - 1))
 		for row in "${rows[@]:1}"; do
 			read -r idx sha subj <<<"$row"

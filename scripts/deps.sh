@@ -26,7 +26,7 @@ missing_packages() {
 
 main() {
 	local -a missing
-	mapfile -t missing < <(missing_packages)
+	capture missing missing_packages
 	if ((${#missing[@]} == 0)); then
 		progress deps "all packages are installed"
 		return 0

@@ -7,7 +7,9 @@ source "$(dirname "$0")/lib.sh"
 unexported_branches() {
 	[[ -d $TREE/.git ]] || return 0
 	local s cur last
-	for s in $(series_names); do
+	local -a series_names_list
+	capture series_names_list series_names
+	for s in "${series_names_list[@]}"; do
 		cur=$(git_tree rev-parse -q --verify "refs/heads/$s" || true)
 		last=$(git_tree rev-parse -q --verify "refs/workspace/applied/$s" || true)
 		[[ -n $cur && $cur != "$last" ]] && echo "$s"
@@ -18,7 +20,7 @@ unexported_branches() {
 main() {
 	take_lock
 	local -a edited
-	mapfile -t edited < <(unexported_branches)
+	capture edited unexported_branches
 	if ((${#edited[@]})) && [[ ${FORCE:-0} != 1 ]]; then
 		die "branch(es) ${edited[*]} have edits not exported to series/; run 'make export' first, or FORCE=1"
 	fi

@@ -60,7 +60,9 @@ main() {
 	require_tree
 	take_lock
 	local s
-	for s in $(selected_series); do
+	local -a selected_series_list
+	capture selected_series_list selected_series
+	for s in "${selected_series_list[@]}"; do
 		export_one "$s"
 	done
 }

@@ -45,6 +45,7 @@ progress() {
 # The tree is shared by every target, so only one run may touch it at a time.
 # Nested scripts inherit the lock through WS_LOCK_HELD.
 take_lock() {
+	trap 'echo "interrupted: $0 stopped; the next run picks up from here" >&2; exit 130' INT TERM
 	[[ ${WS_LOCK_HELD:-} == 1 ]] && return 0
 	mkdir -p "$WORKDIR"
 	exec 9>"$WORKDIR/lock"
@@ -67,6 +68,17 @@ check_disk() {
 	if ((avail < need)); then
 		die "only ${avail} GiB free on $(df -P "$dir" | awk 'NR == 2 { print $6 }') for $WORKDIR; a run needs ${need} GiB (kernel tree, worktrees, builds, ccache). Free some space or set WORKDIR (MIN_FREE_GB=$need)"
 	fi
+}
+
+# capture ARRAY CMD...: CMD's output lines into ARRAY.  Unlike mapfile from
+# a process substitution, a failing CMD (an unknown series, a missing patch)
+# stops the script with CMD's message.
+capture() {
+	local -n _lines=$1
+	local _text
+	_text=$("${@:2}") || exit $?
+	_lines=()
+	[[ -z $_text ]] || mapfile -t _lines <<<"$_text"
 }
 
 git_tree() {
@@ -214,7 +226,7 @@ inputs_hash() {
 		while read -r p; do
 			echo "patch $p"
 			cat "$SERIES_DIR/$name/$p"
-		done < <(patch_files "$name")
+		done <<<"$(patch_files "$name")"
 	} | sha256sum | cut -d' ' -f1
 }
 

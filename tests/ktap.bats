@@ -1,0 +1,192 @@
+#!/usr/bin/env bats
+# Tests for qemu/ktap-verdict.  Run with: bats tests/ktap.bats
+# shellcheck disable=SC2154 # $status, $output, $lines, $stderr are set by bats' run
+
+bats_require_minimum_version 1.5.0
+
+setup() {
+	VERDICT="$BATS_TEST_DIRNAME/../qemu/ktap-verdict"
+	FIX="$BATS_TEST_DIRNAME/fixtures/ktap"
+}
+
+# verdict ARGS...: run the script with fixture names, stdout in $output.
+verdict() {
+	local args=() a
+	for a in "$@"; do
+		args+=("$FIX/$a")
+	done
+	run --separate-stderr "$VERDICT" "${args[@]}"
+}
+
+@test "passing run" {
+	verdict pass.ktap
+	[ "$status" -eq 0 ]
+	[ "$output" = "pass: 14 passed, 0 skipped" ]
+	[ "${#lines[@]}" -eq 1 ]
+}
+
+@test "passing run lists per-test results on stderr" {
+	verdict pass.ktap
+	[ "$status" -eq 0 ]
+	[[ $stderr == *"pty: 3 ok"* ]]
+	[[ $stderr == *"signals: 5 ok"* ]]
+	[[ $stderr == *"vstatus: 6 ok"* ]]
+}
+
+@test "skips pass" {
+	verdict skip.ktap
+	[ "$status" -eq 0 ]
+	[ "$output" = "pass: 8 passed, 6 skipped" ]
+	[[ $stderr == *"vstatus: 6 skip"* ]]
+}
+
+@test "CRLF line ends are accepted" {
+	verdict crlf.ktap
+	[ "$status" -eq 0 ]
+	[ "$output" = "pass: 14 passed, 0 skipped" ]
+}
+
+@test "deeper KUnit-style nesting is validated and passes" {
+	verdict kunit-nested.ktap
+	[ "$status" -eq 0 ]
+	[ "$output" = "pass: 4 passed, 1 skipped" ]
+}
+
+@test "deeper nesting: a plan mismatch names the nested test" {
+	verdict kunit-nested-bad.ktap
+	[ "$status" -eq 1 ]
+	[ "$output" = "fail: malformed KTAP: kunit/params/param_test: plan count mismatch (planned 3, got 2)" ]
+}
+
+@test "nested not ok fails and names the test" {
+	verdict notok.ktap
+	[ "$status" -eq 1 ]
+	[ "$output" = "fail: vstatus: not ok 4 tiocstat prints the line: ioctl(TIOCSTAT): Inappropriate ioctl for device" ]
+	[[ $stderr == *"vstatus: 5 ok, 1 not ok; not ok # exit=1"* ]]
+}
+
+@test "timeout fails with the top-level result" {
+	verdict timeout.ktap
+	[ "$status" -eq 1 ]
+	[ "$output" = "fail: not ok 2 vstatus # timeout after 60s" ]
+}
+
+@test "Bail out! fails" {
+	verdict bailout.ktap
+	[ "$status" -eq 1 ]
+	[ "$output" = "fail: vstatus: Bail out! sleeper setup failed at step 'O': No such file or directory" ]
+}
+
+@test "malformed: missing plan" {
+	verdict missing-plan.ktap
+	[ "$status" -eq 1 ]
+	[ "$output" = "fail: malformed KTAP: signals: missing plan" ]
+}
+
+@test "malformed: plan count mismatch" {
+	verdict count-mismatch.ktap
+	[ "$status" -eq 1 ]
+	[ "$output" = "fail: malformed KTAP: signals: plan count mismatch (planned 6, got 5)" ]
+}
+
+@test "malformed: top-level plan count mismatch" {
+	verdict top-count-mismatch.ktap
+	[ "$status" -eq 1 ]
+	[ "$output" = "fail: malformed KTAP: top level: plan count mismatch (planned 4, got 3)" ]
+}
+
+@test "malformed: garbage result line" {
+	verdict garbage.ktap
+	[ "$status" -eq 1 ]
+	[ "$output" = 'fail: malformed KTAP: signals: garbage line "okay 2 signal handler runs"' ]
+}
+
+@test "malformed: missing version line" {
+	verdict missing-version.ktap
+	[ "$status" -eq 1 ]
+	[ "$output" = "fail: malformed KTAP: signals: missing version line" ]
+}
+
+@test "malformed: missing top-level version line" {
+	verdict top-missing-version.ktap
+	[ "$status" -eq 1 ]
+	[ "$output" = "fail: malformed KTAP: top level: missing version line" ]
+}
+
+@test "malformed: non-sequential test numbers" {
+	verdict non-sequential.ktap
+	[ "$status" -eq 1 ]
+	[ "$output" = "fail: malformed KTAP: signals: non-sequential test number (expected 3, got 4)" ]
+}
+
+@test "malformed: odd indentation" {
+	verdict odd-indent.ktap
+	[ "$status" -eq 1 ]
+	[ "$output" = "fail: malformed KTAP: pty: odd indentation (3 spaces)" ]
+}
+
+@test "missing done marker" {
+	verdict no-done.ktap
+	[ "$status" -eq 1 ]
+	[ "$output" = "fail: init did not finish (no '# ws-init: done')" ]
+}
+
+@test "truncated output: init did not finish" {
+	verdict truncated.ktap
+	[ "$status" -eq 1 ]
+	[ "$output" = "fail: init did not finish (no '# ws-init: done')" ]
+}
+
+@test "empty KTAP file" {
+	verdict empty.ktap
+	[ "$status" -eq 1 ]
+	[ "$output" = "fail: KTAP output is empty" ]
+}
+
+@test "clean console passes" {
+	verdict pass.ktap console-clean.log
+	[ "$status" -eq 0 ]
+	[ "$output" = "pass: 14 passed, 0 skipped" ]
+}
+
+@test "console with Kernel panic fails" {
+	verdict pass.ktap console-panic.log
+	[ "$status" -eq 1 ]
+	[ "$output" = "fail: console has 'Kernel panic' (line 4: [    1.234567] Kernel panic - not syncing: Attempted to kill init! exitcode=0x0000000b)" ]
+}
+
+@test "console with BUG: fails on the first offending line" {
+	verdict pass.ktap console-bug.log
+	[ "$status" -eq 1 ]
+	[ "$output" = "fail: console has 'BUG:' (line 4: [    2.345678] BUG: kernel NULL pointer dereference, address: 0000000000000010)" ]
+}
+
+@test "console with WARNING: fails" {
+	verdict pass.ktap console-warning.log
+	[ "$status" -eq 1 ]
+	[[ $output == "fail: console has 'WARNING:' (line 3: "* ]]
+}
+
+@test "console problem takes precedence over a KTAP failure" {
+	verdict notok.ktap console-bug.log
+	[ "$status" -eq 1 ]
+	[[ $output == "fail: console has 'BUG:'"* ]]
+}
+
+@test "missing KTAP file" {
+	run --separate-stderr "$VERDICT" "$FIX/does-not-exist.ktap"
+	[ "$status" -eq 1 ]
+	[[ $output == "fail: cannot read KTAP file "* ]]
+}
+
+@test "usage error" {
+	run --separate-stderr "$VERDICT"
+	[ "$status" -eq 2 ]
+	[[ $stderr == usage:* ]]
+}
+
+@test "no tests at all fails" {
+	verdict no-tests.ktap
+	[ "$status" -eq 1 ]
+	[ "$output" = "fail: no tests ran (top-level plan 1..0)" ]
+}

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# tests/run.sh: the workspace's test suite (make test, and what .ci/run runs).
+#
+#   1. shellcheck over every shell script in the repository;
+#   2. bats: the workspace logic on fixture trees (tests/*.bats);
+#   3. the real end-to-end `make` on the distro kernel, then checks on its
+#      results (E2E=0 skips this part).
+# Ends with one "N passed, N failed" line.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+passed=0
+failed=0
+failures=()
+
+suite() {
+	local name=$1 t0=$SECONDS
+	shift
+	echo "=== $name"
+	if "$@"; then
+		passed=$((passed + 1))
+		echo "=== $name: ok ($((SECONDS - t0))s)"
+	else
+		failed=$((failed + 1))
+		failures+=("$name")
+		echo "=== $name: FAILED ($((SECONDS - t0))s)"
+	fi
+}
+
+shell_scripts() {
+	git ls-files | while read -r f; do
+		[[ -f $f ]] || continue
+		case $f in
+		*.sh | *.bash | */run | qemu/ktap-verdict | tests/fixtures/fake-*) echo "$f" ;;
+		*) head -n1 "$f" | grep -qE '^#!.*\b(ba)?sh\b' && echo "$f" ;;
+		esac
+	done | sort -u
+}
+
+run_shellcheck() {
+	local -a files
+	mapfile -t files < <(shell_scripts)
+	echo "shellcheck: ${#files[@]} files"
+	shellcheck -x "${files[@]}" && shellcheck -s bash tests/*.bats
+}
+
+run_bats() {
+	bats --print-output-on-failure tests/
+}
+
+run_e2e() {
+	bash tests/e2e.sh
+}
+
+main() {
+	suite shellcheck run_shellcheck
+	suite bats run_bats
+	if [[ ${E2E:-1} == 1 ]]; then
+		suite end-to-end run_e2e
+	else
+		echo "=== end-to-end: not run (E2E=0)"
+	fi
+	((failed == 0)) || printf 'failed suites: %s\n' "${failures[*]}"
+	echo "$passed passed, $failed failed"
+	((failed == 0))
+}
+
+main "$@"

@@ -1,0 +1,431 @@
+#!/usr/bin/env bats
+# The workspace's logic on a fixture kernel: import, apply, export, build,
+# boot, checks and the matrix, and every failure path the README promises.
+
+load helpers
+
+setup() {
+	setup_workspace
+}
+
+import_fixture() {
+	run ws import.sh
+	[ "$status" -eq 0 ]
+}
+
+# ---- import ---------------------------------------------------------------
+
+@test "import commits the tarball byte for byte and tags it" {
+	import_fixture
+	[[ $output == *"imported linux-source-9.9"* ]]
+	tag=$(tree tag -l 'debian/*')
+	[[ $tag == debian/local-* ]]
+	# The tagged commit holds every file of the tarball, .gitignore included.
+	tree ls-tree -r --name-only "$tag" | grep -qx main.c
+	tree show "$tag:.gitignore" | grep -qx '/\*'
+}
+
+@test "import drops Debian's top-level ignore rule on the base branch" {
+	import_fixture
+	[ "$(tree show linux-source:.gitignore | grep -cx '/\*')" -eq 0 ]
+	tree show linux-source:.gitignore | grep -qx '\*.o'
+	# A new file in the tree is visible to git.
+	echo new >"$WORKDIR/linux/newfile.c"
+	tree status --porcelain | grep -q 'newfile.c'
+}
+
+@test "import twice with the same tarball does nothing" {
+	import_fixture
+	before=$(tree rev-parse linux-source)
+	run ws import.sh
+	[ "$status" -eq 0 ]
+	[[ $output == *"already imported"* ]]
+	[ "$(tree rev-parse linux-source)" = "$before" ]
+}
+
+@test "import of a new tarball version imports a new base and says so" {
+	import_fixture
+	before=$(tree rev-parse linux-source)
+	echo "/* v2 */" >>"$FIXTURES/../fixtures/kernel/main.c.v2" 2>/dev/null || true
+	make_tarball panic
+	run ws import.sh
+	[ "$status" -eq 0 ]
+	[[ $output == *"NEW linux-source-9.9 version"* ]]
+	[ "$(tree rev-parse linux-source)" != "$before" ]
+	[ "$(tree tag -l 'debian/*' | wc -l)" -eq 2 ]
+	rm -f "$FIXTURES/kernel/main.c.v2"
+}
+
+@test "import names a missing tarball and the package to install" {
+	rm -f "$TARBALL"
+	run ws import.sh
+	[ "$status" -ne 0 ]
+	[[ $output == *"missing tarball $TARBALL"* ]]
+	[[ $output == *"linux-source-9.9"* ]]
+}
+
+@test "deps names a package that apt cannot provide" {
+	command -v apt-cache >/dev/null || skip "not a Debian machine"
+	KVER=0.0-no-such-version run ws deps.sh
+	[ "$status" -ne 0 ]
+	[[ $output == *"linux-source-0.0-no-such-version"* ]]
+	[[ $output == *"not available"* ]]
+}
+
+@test "a run refuses to start without enough free disk" {
+	MIN_FREE_GB=999999 run ws all.sh
+	[ "$status" -ne 0 ]
+	[[ $output == *"GiB free"* ]]
+	[[ $output == *"needs 999999 GiB"* ]]
+	[ ! -d "$WORKDIR/linux" ]
+}
+
+# ---- apply / export -------------------------------------------------------
+
+@test "apply builds the branch with author, date and message kept" {
+	import_fixture
+	make_series one linux-source "a.c:int a;:fixture: add a" "b.c:int b;:fixture: add b"
+	run ws apply.sh
+	[ "$status" -eq 0 ]
+	[ "$(tree rev-list --count linux-source..one)" -eq 2 ]
+	[ "$(tree log -1 --format='%an <%ae>' one)" = "Ada Author <ada@example.org>" ]
+	[ "$(tree log -1 --format=%s one)" = "fixture: add b" ]
+	tree log -1 --format=%b one | grep -q "Signed-off-by: Ada Author"
+	patch_date=$(sed -n 's/^Date: //p' "$SERIES_DIR/one/0002-fixture-add-b.patch")
+	[ "$(tree log -1 --format=%at one)" = "$(date +%s -d "$patch_date")" ]
+}
+
+@test "apply is reproducible: the same patches give the same commits" {
+	import_fixture
+	make_series one linux-source "a.c:int a;:fixture: add a"
+	ws apply.sh
+	first=$(tree rev-parse one)
+	tree config --unset workspace.applied.one
+	run ws apply.sh
+	[ "$status" -eq 0 ]
+	[ "$(tree rev-parse one)" = "$first" ]
+}
+
+@test "apply of a patch that does not apply names patch, file and hunk, and leaves the branch alone" {
+	import_fixture
+	make_series one linux-source "a.c:int a;:fixture: add a"
+	ws apply.sh
+	good=$(tree rev-parse one)
+	# A second patch whose context is not in the tree.
+	cat >"$SERIES_DIR/one/0002-broken.patch" <<-'EOF'
+		From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001
+		From: Ada Author <ada@example.org>
+		Date: Mon, 1 Jan 2024 00:00:00 +0000
+		Subject: [PATCH] fixture: broken
+
+		Signed-off-by: Ada Author <ada@example.org>
+		---
+		 main.c | 2 +-
+		 1 file changed, 1 insertion(+), 1 deletion(-)
+
+		diff --git a/main.c b/main.c
+		--- a/main.c
+		+++ b/main.c
+		@@ -1,4 +1,4 @@
+		 int fixture_main(void)
+		 {
+		-	return 42;
+		+	return 43;
+		 }
+	EOF
+	echo 0002-broken.patch >>"$SERIES_DIR/one/series"
+	run ws apply.sh
+	[ "$status" -ne 0 ]
+	[[ $output == *"series/one/0002-broken.patch does not apply"* ]]
+	[[ $output == *"main.c: hunk at line 1 does not apply"* ]]
+	[[ $output == *"branch one is unchanged"* ]]
+	[ "$(tree rev-parse one)" = "$good" ]
+	[ ! -d "$(git -C "$WORKDIR/apply" rev-parse --git-path rebase-apply)" ]
+	[[ $(results_row one 2 apply) == fail* ]]
+}
+
+@test "apply of a series file that lists a missing patch names it" {
+	import_fixture
+	make_series one linux-source "a.c:int a;:fixture: add a"
+	echo 0009-gone.patch >>"$SERIES_DIR/one/series"
+	run ws apply.sh
+	[ "$status" -ne 0 ]
+	[[ $output == *"series/one/series lists '0009-gone.patch'"* ]]
+}
+
+@test "an unknown SERIES lists the ones that exist" {
+	import_fixture
+	make_series one linux-source "a.c:int a;:fixture: add a"
+	ws apply.sh
+	make_series two one "b.c:int b;:fixture: add b"
+	SERIES=nope run ws apply.sh
+	[ "$status" -ne 0 ]
+	[[ $output == *'unknown series "nope"'* ]]
+	[[ $output == *"one"* && $output == *"two"* ]]
+}
+
+@test "series apply in dependency order, and a stacked series applies its base first" {
+	import_fixture
+	make_series one linux-source "a.c:int a;:fixture: add a"
+	ws apply.sh
+	make_series two one "b.c:int b;:fixture: add b"
+	tree branch -D one
+	tree update-ref -d refs/workspace/applied/one
+	SERIES=two run ws apply.sh
+	[ "$status" -eq 0 ]
+	[ "$(tree rev-parse two~1)" = "$(tree rev-parse one)" ]
+	run bash -c "source '$WS/scripts/lib.sh'; series_names"
+	[ "${lines[0]}" = one ]
+	[ "${lines[1]}" = two ]
+}
+
+@test "export writes edited commits back and keeps the old patches" {
+	import_fixture
+	make_series one linux-source "a.c:int a;:fixture: add a" "b.c:int b;:fixture: add b"
+	echo "keep me" >>"$SERIES_DIR/one/cover-letter"
+	ws apply.sh
+	# The user edits the first commit in the tree.
+	tree checkout -q one
+	git -C "$WORKDIR/linux" -c core.editor=true commit -q --amend -m "fixture: add b, reworded" -m "Signed-off-by: Ada Author <ada@example.org>"
+	run ws export.sh
+	[ "$status" -eq 0 ]
+	grep -q "Subject: \[PATCH 2/2\] fixture: add b, reworded" "$SERIES_DIR"/one/0002-*.patch
+	[ "$(wc -l <"$SERIES_DIR/one/series")" -eq 2 ]
+	grep -q "keep me" "$SERIES_DIR/one/cover-letter"
+	ls "$WORKDIR"/backup/one-*/0002-fixture-add-b.patch
+	# Applying again is a no-op: the branch and the files agree.
+	run ws apply.sh
+	[ "$status" -eq 0 ]
+	[[ $output == *"up to date"* ]]
+}
+
+@test "apply refuses to throw away commits edited in the tree" {
+	import_fixture
+	make_series one linux-source "a.c:int a;:fixture: add a"
+	ws apply.sh
+	tree checkout -q one
+	echo "int c;" >"$WORKDIR/linux/c.c"
+	tree add c.c
+	tree commit -q -m "fixture: work in progress"
+	edited=$(tree rev-parse one)
+	touch "$SERIES_DIR/one/cover-letter"
+	echo "/* changed */" >>"$SERIES_DIR/one/0001-fixture-add-a.patch"
+	run ws apply.sh
+	[ "$status" -ne 0 ]
+	[[ $output == *"make export SERIES=one"* ]]
+	[ "$(tree rev-parse one)" = "$edited" ]
+	FORCE=1 run ws apply.sh
+	[ "$status" -eq 0 ]
+	tree for-each-ref refs/workspace/backup/one | grep -q "$edited"
+}
+
+@test "an interrupted git am from an earlier run is recovered" {
+	import_fixture
+	make_series one linux-source "a.c:int a;:fixture: add a"
+	ws apply.sh
+	# Leave a git am in progress in the apply worktree, as Ctrl-C would.
+	git -C "$WORKDIR/apply" checkout -q --detach linux-source
+	cp "$SERIES_DIR/one/0001-fixture-add-a.patch" "$BATS_TEST_TMPDIR/p"
+	sed -i 's/^+int a;/+int a;\n+int extra;/; s/^@@ -0,0 +1 @@/@@ -0,0 +1,2 @@/' "$BATS_TEST_TMPDIR/p"
+	echo x >"$WORKDIR/apply/a.c"
+	git -C "$WORKDIR/apply" add a.c
+	git -C "$WORKDIR/apply" am -q "$BATS_TEST_TMPDIR/p" 2>/dev/null || true
+	[ -d "$(git -C "$WORKDIR/apply" rev-parse --git-path rebase-apply)" ]
+	tree config --unset workspace.applied.one
+	run ws apply.sh
+	[ "$status" -eq 0 ]
+	[[ $output == *"interrupted git am"* ]]
+	[ "$(tree rev-list --count linux-source..one)" -eq 1 ]
+}
+
+@test "a second run waits for the first and then gives up with a message" {
+	import_fixture
+	make_series one linux-source "a.c:int a;:fixture: add a"
+	flock "$WORKDIR/lock" sleep 6 &
+	sleep 0.5
+	run ws apply.sh
+	[ "$status" -ne 0 ]
+	[[ $output == *"another workspace run holds"* ]]
+	[[ $output == *"gave up waiting"* ]]
+	wait
+	run tree rev-parse -q --verify one
+	[ "$status" -ne 0 ]
+}
+
+# ---- build ----------------------------------------------------------------
+
+@test "bisect-build reports every commit, names the first failing one and goes on" {
+	import_fixture
+	make_series one linux-source \
+		"a.c:int a;:fixture: add a" \
+		"main.c:int fixture_main(void) { return }:fixture: break the build" \
+		"main.c:int fixture_main(void) { return 0; }:fixture: fix the build" \
+		"main.c:int fixture_main(void) { return 1 + ; }:fixture: break it again"
+	ws apply.sh
+	run ws build.sh series
+	[ "$status" -ne 0 ]
+	[[ $output == *"first failing commit: one [2/4]"* ]]
+	[[ $output == *"fixture: break the build"* ]]
+	[[ $output == *"error:"* ]]
+	[[ $(results_row one 0 build) == pass* ]]
+	[[ $(results_row one 1 build) == pass* ]]
+	[[ $(results_row one 2 build) == "fail "*"error"* ]]
+	[[ $(results_row one 3 build) == pass* ]]
+	[[ $(results_row one 4 build) == fail* ]]
+	# The full log is kept.
+	log=$(echo "$output" | sed -n 's/.*(log: \(.*build.log\)).*/\1/p' | head -n1)
+	grep -q "error" "$log"
+}
+
+@test "bisect-build counts only new warnings against the parent" {
+	import_fixture
+	make_series one linux-source \
+		"main.c:int fixture_main(void) { int unused; return 0; }:fixture: add a warning" \
+		"a.c:int a;:fixture: unrelated"
+	ws apply.sh
+	run ws build.sh series
+	[ "$status" -eq 0 ]
+	[[ $(results_row one 1 build) == "warn 1 new warning"*"unused"* ]]
+	[[ $(results_row one 2 build) == "pass no new warnings" ]]
+}
+
+@test "a build interrupted by Ctrl-C is redone cleanly by the next run" {
+	import_fixture
+	make_series one linux-source "a.c:int a;:fixture: add a"
+	ws apply.sh
+	# Background jobs start with SIGINT ignored; give it back its default,
+	# as a terminal's foreground job has, so the INT below is a real Ctrl-C.
+	FAKE_BUILD_SLEEP=3 setsid perl -e '$SIG{INT} = "DEFAULT"; exec @ARGV' \
+		bash "$WS/scripts/build.sh" series >"$BATS_TEST_TMPDIR/out" 2>&1 &
+	pid=$!
+	sleep 1.5
+	kill -INT -- -"$pid" 2>/dev/null || kill -INT "$pid"
+	wait "$pid" || true
+	run grep -c "pass in" "$BATS_TEST_TMPDIR/out"
+	[ "$output" = 0 ]
+	[ -z "$(ls "$WORKDIR"/artifacts/smoke/*/result 2>/dev/null)" ]
+	run ws build.sh series
+	[ "$status" -eq 0 ]
+	[[ $(results_row one 1 build) == pass* ]]
+}
+
+@test "a config fragment option missing from the final .config is an error naming it" {
+	import_fixture
+	make_series one linux-source "a.c:int a;:fixture: add a"
+	ws apply.sh
+	mkdir -p "$BATS_TEST_TMPDIR/configs"
+	printf 'CONFIG_TTY=y\nCONFIG_DROPPED_BY_FIXTURE=y\n' >"$BATS_TEST_TMPDIR/configs/smoke.config"
+	CONFIG_DIR=$BATS_TEST_TMPDIR/configs run ws build.sh series
+	[ "$status" -ne 0 ]
+	[[ $output == *"CONFIG_DROPPED_BY_FIXTURE=y (smoke.config)"* ]]
+	[[ $(results_row one 0 build) == "fail config"* ]]
+}
+
+# ---- boot -----------------------------------------------------------------
+
+boot_fixture() {
+	make_tarball "$1"
+	import_fixture
+	make_series one linux-source "a.c:int a;:fixture: add a"
+	ws apply.sh
+}
+
+@test "boot-test passes a good kernel and falls back to TCG when KVM does not boot" {
+	boot_fixture ok
+	run ws boot.sh series
+	[ "$status" -eq 0 ]
+	[[ $output == *"accelerator: tcg"* ]]
+	[[ $(results_row one 0 boot) == pass* ]]
+	[[ $(results_row one 1 boot) == pass* ]]
+}
+
+@test "boot-test uses KVM when the probe boot works" {
+	boot_fixture ok
+	FAKE_KVM=1 run ws boot.sh series
+	[ "$status" -eq 0 ]
+	[[ $output == *"accelerator: kvm"* ]]
+}
+
+@test "a kernel that panics fails the boot and the run goes on" {
+	boot_fixture panic
+	run ws boot.sh series
+	[ "$status" -ne 0 ]
+	[[ $(results_row one 0 boot) == "fail "*"Kernel panic"* ]]
+	[[ $(results_row one 1 boot) == "fail "*"Kernel panic"* ]]
+}
+
+@test "a kernel that hangs is killed at the timeout and fails" {
+	boot_fixture hang
+	SECONDS=0
+	BOOT_TIMEOUT=3 run ws boot.sh series
+	[ "$status" -ne 0 ]
+	((SECONDS < 30))
+	[[ $(results_row one 0 boot) == fail* ]]
+	grep -q "timeout after 3s" "$WORKDIR"/boots/smoke/*/console.log
+}
+
+@test "a WARNING on the console fails the boot" {
+	boot_fixture warn
+	run ws boot.sh series
+	[ "$status" -ne 0 ]
+	[[ $(results_row one 1 boot) == "fail "*"WARNING:"* ]]
+}
+
+@test "malformed KTAP from a guest test fails the boot" {
+	boot_fixture badktap
+	run ws boot.sh series
+	[ "$status" -ne 0 ]
+	[[ $(results_row one 1 boot) == "fail "*"malformed"* ]]
+}
+
+@test "guest tests that do not compile fail the boot with the compiler's error" {
+	boot_fixture ok
+	FAKE_CC_FAIL=1 run ws boot.sh series
+	[ "$status" -ne 0 ]
+	[[ $(results_row one 1 boot) == "fail guest tests do not compile"*"error"* ]]
+}
+
+# ---- checks and the matrix ---------------------------------------------------
+
+@test "check runs the selected checks and an unknown check is named" {
+	import_fixture
+	make_series one linux-source "a.c:int a;:fixture: add a"
+	ws apply.sh
+	CHECKS=nope run ws check.sh
+	[ "$status" -ne 0 ]
+	[[ $output == *"unknown check 'nope'"* ]]
+	[[ $output == *"checkpatch"* ]]
+}
+
+@test "the matrix shows commits by stages, writes summary.md and fails on a failed cell" {
+	mkdir -p "$WORKDIR/report"
+	{
+		printf 'series\tindex\tcommit\tsubject\tstage\tstatus\tseconds\tdetail\n'
+		printf 'one\t0\taaaaaaaaaaaaaaaa\tbase\tbuild\tpass\t200\tbase\n'
+		printf 'one\t1\tbbbbbbbbbbbbbbbb\tfix: a\tbuild\tfail\t10\tmain.c:1: error: x\n'
+		printf 'one\t1\tbbbbbbbbbbbbbbbb\tfix: a\tapply\tpass\t0\t\n'
+		printf 'one\t1\tbbbbbbbbbbbbbbbb\tfix: a\tcheckpatch\twarn\t1\t1 warnings\n'
+	} >"$WORKDIR/report/results.tsv"
+	run ws matrix.sh
+	[ "$status" -eq 1 ]
+	header=$(echo "$output" | grep '^#')
+	# Stages in the canonical order, whatever order the rows came in.
+	[[ $header == *apply*checkpatch*build* ]]
+	echo "$output" | grep -E '^1 +bbbbbbbbbbbb +fix: a +pass +warn 1s +FAIL 10s'
+	grep -q '| 1 | bbbbbbbbbbbb | fix: a | pass | warn 1s | FAIL 10s |' "$WORKDIR/report/summary.md"
+	[[ $output == *"1 failing cell(s)"* ]]
+}
+
+@test "the whole run on the fixture ends with one matrix and results.tsv" {
+	import_fixture
+	make_series one linux-source "a.c:int a;:fixture: add a"
+	run env NO_DEPS=1 DEBUG=0 CHECKS=checkpatch bash "$WS/scripts/all.sh"
+	# The fixture tree has no checkpatch.pl: that check fails, the rest pass.
+	[[ $output == *"== one =="* ]]
+	head -n1 "$WORKDIR/report/results.tsv" | grep -qx $'series\tindex\tcommit\tsubject\tstage\tstatus\tseconds\tdetail'
+	[[ $(results_row one 1 build) == pass* ]]
+	[[ $(results_row one 1 boot) == pass* ]]
+	[[ $(results_row one 0 apply) == pass* ]]
+	[ -s "$WORKDIR/report/summary.md" ]
+	[ -s "$WORKDIR/report/bench.tsv" ]
+}
