@@ -84,5 +84,6 @@ help: ## this text
 	@echo "  FORCE         apply: 1 replaces a branch edited in the tree (kept as a backup ref)"
 	@echo "  E2E           test: 0 skips the end-to-end run on the real kernel ($(E2E))"
 	@echo "  MIN_FREE_GB   free disk a run needs before it starts (12)"
+	@echo "  NO_DEPS       make: 1 skips make deps (a machine without apt-get)"
 	@echo
 	@echo "Reports: $(WORKDIR)/report/{summary.md,results.tsv,bench.tsv}"

@@ -128,8 +128,8 @@ run_qemu() {
 # boot_commit NAME IDX SHA SUBJECT STAGE: build if needed, boot, record.
 boot_commit() {
 	local name=$1 idx=$2 sha=$3 subj=$4 stage=$5 art dir t0 accel first verdict status
-	t0=$(now)
 	art=$(CONFIG=$CONFIG "$WS_ROOT/scripts/build.sh" commit "$sha" | tail -n1)
+	t0=$(now)
 	if [[ $(cut -d' ' -f1 "$art/result") != pass ]]; then
 		record "$name" "$idx" "$sha" "$subj" "$stage" skip 0 "no kernel: build failed"
 		printf '  skip: build failed\n'

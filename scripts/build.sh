@@ -107,6 +107,31 @@ configure() {
 	echo "$key" >"$OUT/.ws-config-key"
 }
 
+# kmake_with_heartbeat LOG ARGS...: kmake into LOG, with a progress line
+# every HEARTBEAT seconds so that a long build is visibly alive.  make runs
+# in the foreground, so Ctrl-C reaches it.
+kmake_with_heartbeat() {
+	local log=$1 hb rc=0
+	shift
+	heartbeat "$log" &
+	hb=$!
+	trap 'kill $hb 2>/dev/null || true' EXIT
+	kmake "$@" >>"$log" 2>&1 || rc=$?
+	kill "$hb" 2>/dev/null || true
+	wait "$hb" 2>/dev/null || true
+	trap - EXIT
+	return $rc
+}
+
+heartbeat() {
+	local log=$1 t0=$SECONDS next=$((SECONDS + ${HEARTBEAT:-30}))
+	while sleep 1; do
+		((SECONDS >= next)) || continue
+		progress build "  ... $((SECONDS - t0))s, $(grep -c '^  CC ' "$log" || true) files compiled, now: $(grep -E '^  [A-Z]+ ' "$log" | tail -n1 | xargs)"
+		next=$((SECONDS + ${HEARTBEAT:-30}))
+	done
+}
+
 normalize_warnings() {
 	sed -nE 's/^(.*):[0-9]+:[0-9]+: warning: (.*)$/\1: warning: \2/p' "$1" |
 		sed -e "s#^$SRC/##" -e 's#^\(\.\./\)*src/##' | sort -u
@@ -136,7 +161,7 @@ build_commit() {
 	if [[ ${CLEAN_FIRST:-0} == 1 ]]; then
 		kmake clean >>"$tmp/build.log" 2>&1 || true
 	fi
-	kmake -k -j"$JOBS" "$BUILD_TARGET" >>"$tmp/build.log" 2>&1 || rc=$?
+	kmake_with_heartbeat "$tmp/build.log" -k -j"$JOBS" "$BUILD_TARGET" || rc=$?
 	if ((rc == 0)); then
 		kmake headers_install >>"$tmp/build.log" 2>&1 || rc=$?
 	fi
@@ -170,8 +195,11 @@ cmd_commit() {
 	local sha
 	sha=$(git_tree rev-parse -q --verify "$1^{commit}") || die "no commit '$1' in $TREE"
 	take_lock
+	# Progress goes to stderr; stdout is only the artifact directory.
+	exec 3>&1 1>&2
+	progress build "${sha:0:12} ($CONFIG config)"
 	build_commit "$sha"
-	artifact_dir "$sha"
+	artifact_dir "$sha" >&3
 }
 
 # bisect_series NAME: base, then every commit, each reported as it ends.

@@ -49,7 +49,9 @@ render() {
 		status[key, $5] = st
 		if (st == "fail") nfail++
 		if (st == "fail" || st == "warn") {
-			notes[++nnotes] = $1 " " $2 " " substr($3, 1, 12) " " $5 ": " st ": " $8
+			d = $8
+			if (index(d, st ":") != 1) d = st ": " d
+			notes[++nnotes] = $1 " " $2 " " substr($3, 1, 12) " " $5 ": " d
 		}
 	}
 	END {
