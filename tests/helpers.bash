@@ -70,3 +70,4 @@ results_row() {
 	awk -F'\t' -v s="$1" -v i="$2" -v st="$3" '$1 == s && $2 == i && $5 == st { print $6 " " $8 }' \
 		"$WORKDIR/report/results.tsv"
 }
+

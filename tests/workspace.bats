@@ -238,6 +238,33 @@ import_fixture() {
 	[ "$(tree rev-list --count linux-source..one)" -eq 1 ]
 }
 
+@test "Ctrl-C in the middle of apply leaves the branch as it was, and the next run recovers" {
+	import_fixture
+	make_series one linux-source "a.c:int a;:fixture: add a"
+	ws apply.sh
+	good=$(tree rev-parse one)
+	# Enough patches that git am is still running when Ctrl-C comes.
+	local -a edits=()
+	for i in $(seq 1 150); do edits+=("f$i.c:int f$i;:fixture: add f$i"); done
+	rm -rf "$SERIES_DIR/one"
+	make_series one linux-source "${edits[@]}"
+	setsid "$FIXTURES/default-sigint" bash "$WS/scripts/apply.sh" >"$BATS_TEST_TMPDIR/out" 2>&1 &
+	pid=$!
+	# Wait until git am is under way, then interrupt the whole job.
+	for _ in $(seq 1 100); do
+		grep -q '\[20/150\]' "$BATS_TEST_TMPDIR/out" && break
+		sleep 0.1
+	done
+	kill -INT -- -"$pid"
+	wait "$pid" || true
+	run grep -c "branch one is at" "$BATS_TEST_TMPDIR/out"
+	[ "$output" = 0 ]
+	[ "$(tree rev-parse one)" = "$good" ]
+	run ws apply.sh
+	[ "$status" -eq 0 ]
+	[ "$(tree rev-list --count linux-source..one)" -eq 150 ]
+}
+
 @test "a second run waits for the first and then gives up with a message" {
 	import_fixture
 	make_series one linux-source "a.c:int a;:fixture: add a"
@@ -293,9 +320,7 @@ import_fixture() {
 	import_fixture
 	make_series one linux-source "a.c:int a;:fixture: add a"
 	ws apply.sh
-	# Background jobs start with SIGINT ignored; give it back its default,
-	# as a terminal's foreground job has, so the INT below is a real Ctrl-C.
-	FAKE_BUILD_SLEEP=3 setsid perl -e '$SIG{INT} = "DEFAULT"; exec @ARGV' \
+	FAKE_BUILD_SLEEP=3 setsid "$FIXTURES/default-sigint" \
 		bash "$WS/scripts/build.sh" series >"$BATS_TEST_TMPDIR/out" 2>&1 &
 	pid=$!
 	sleep 1.5
