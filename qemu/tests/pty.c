@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "kselftest.h"
+#include "tty_show.h"
 
 #define IO_TIMEOUT_MS	2000
 
@@ -81,31 +82,6 @@ static void drain(int fd)
 
 	while (read_for(fd, buf, sizeof(buf), sizeof(buf), 50))
 		;
-}
-
-/* Printable rendering of tty data for diagnostics. */
-static const char *show(const char *s, size_t len)
-{
-	static char out[512];
-	size_t i, o = 0;
-
-	for (i = 0; i < len && o + 5 < sizeof(out); i++) {
-		unsigned char c = s[i];
-
-		if (c == '\n') {
-			out[o++] = '\\';
-			out[o++] = 'n';
-		} else if (c == '\r') {
-			out[o++] = '\\';
-			out[o++] = 'r';
-		} else if (c < 0x20 || c >= 0x7f) {
-			o += snprintf(out + o, sizeof(out) - o, "\\x%02x", c);
-		} else {
-			out[o++] = c;
-		}
-	}
-	out[o] = '\0';
-	return out;
 }
 
 static int set_slave_modes(tcflag_t lon, tcflag_t loff, tcflag_t oon,

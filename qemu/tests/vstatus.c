@@ -31,6 +31,7 @@
 #include <asm/termbits.h>
 
 #include "kselftest.h"
+#include "tty_show.h"
 
 #define NR_CASES	6
 #define CTRL_T		0x14
@@ -86,31 +87,6 @@ static void on_alarm(int sig)
 	if (write(STDOUT_FILENO, msg, sizeof(msg) - 1) < 0)
 		_exit(KSFT_FAIL);
 	_exit(KSFT_FAIL);
-}
-
-/* Printable rendering of tty data for diagnostics. */
-static const char *show(const char *s, size_t len)
-{
-	static char out[1024];
-	size_t i, o = 0;
-
-	for (i = 0; i < len && o + 5 < sizeof(out); i++) {
-		unsigned char c = s[i];
-
-		if (c == '\n') {
-			out[o++] = '\\';
-			out[o++] = 'n';
-		} else if (c == '\r') {
-			out[o++] = '\\';
-			out[o++] = 'r';
-		} else if (c < 0x20 || c >= 0x7f) {
-			o += snprintf(out + o, sizeof(out) - o, "\\x%02x", c);
-		} else {
-			out[o++] = c;
-		}
-	}
-	out[o] = '\0';
-	return out;
 }
 
 struct buf {
