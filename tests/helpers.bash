@@ -29,6 +29,9 @@ make_tarball() {
 	rm -rf "$stage"
 	mkdir -p "$stage"
 	cp -a "$FIXTURES/kernel" "$stage/linux-source-9.9"
+	# Kept as dot-gitignore here: its Debian-style "/*" rule would hide the
+	# fixture from this repository's own git.
+	mv "$stage/linux-source-9.9/dot-gitignore" "$stage/linux-source-9.9/.gitignore"
 	echo "$1" >"$stage/linux-source-9.9/behaviour"
 	tar -C "$stage" -cJf "$TARBALL" linux-source-9.9
 }
