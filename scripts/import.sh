@@ -104,10 +104,11 @@ publish_refs() {
 	EOF
 }
 
-# checkout_base_if_unborn: a new tree gets the base checked out; an existing
-# checkout (maybe with the user's edits) is left alone.
+# checkout_base_if_unborn: a new tree (nothing checked out yet, also after
+# an import interrupted before this step) gets the base checked out; an
+# existing checkout, maybe with the user's edits, is left alone.
 checkout_base_if_unborn() {
-	if ! git_tree rev-parse -q --verify HEAD >/dev/null; then
+	if ! git_tree ls-files --error-unmatch Makefile >/dev/null 2>&1; then
 		progress import "checking out $BASE_BRANCH in $TREE"
 		git_tree checkout -q -f --detach "$BASE_BRANCH"
 	fi

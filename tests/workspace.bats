@@ -18,6 +18,10 @@ import_fixture() {
 @test "import commits the tarball byte for byte and tags it" {
 	import_fixture
 	[[ $output == *"imported linux-source-9.9"* ]]
+	# The base is checked out, and the checkout is clean.
+	[ -f "$WORKDIR/linux/main.c" ]
+	[ -f "$WORKDIR/linux/scripts/kconfig/merge_config.sh" ]
+	[ -z "$(tree status --porcelain)" ]
 	tag=$(tree tag -l 'debian/*')
 	[[ $tag == debian/local-* ]]
 	# The tagged commit holds every file of the tarball, .gitignore included.
