@@ -204,7 +204,7 @@ cmd_commit() {
 
 # bisect_series NAME: base, then every commit, each reported as it ends.
 bisect_series() {
-	local name=$1 idx sha subj art status secs detail n known new nnew
+	local name=$1 idx sha subj art status secs detail n known new nnew cached
 	local -a rows
 	capture rows series_commits "$name"
 	n=$((${#rows[@]} - 1))
@@ -213,8 +213,10 @@ bisect_series() {
 	for row in "${rows[@]}"; do
 		read -r idx sha subj <<<"$row"
 		art=$(artifact_dir "$sha")
+		cached=""
 		if [[ -f $art/result ]]; then
-			progress build "$name [$idx/$n] ${sha:0:12} $subj (cached)"
+			cached=" (cached)"
+			progress build "$name [$idx/$n] ${sha:0:12} $subj$cached"
 		else
 			progress build "$name [$idx/$n] ${sha:0:12} $subj"
 			# The base is built whole so that its warnings are all known.
@@ -237,9 +239,10 @@ bisect_series() {
 		else
 			detail=$([[ $idx == 0 ]] && echo "base, $(grep -c . "$art/warnings" || true) warnings" || echo "no new warnings")
 		fi
-		printf '  %s in %ss\n' "$status" "$secs"
+		detail+=${cached:+, cached}
+		printf '  %s in %ss%s\n' "$status" "$secs" "$cached"
 		record "$name" "$idx" "$sha" "$subj" build "$status" "$secs" "$detail"
-		bench build "$name/$idx ${sha:0:12}" "$secs"
+		bench build "$name/$idx ${sha:0:12}$cached" "$secs"
 	done
 	rm -f "$known"
 	if [[ -n $first_fail ]]; then
