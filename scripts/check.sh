@@ -4,16 +4,18 @@
 # Each check is checks/<name>/run COMMIT LOG, run with TREE set; it prints a
 # one-line summary and exits 0 (pass), 250 (warn) or 1 (fail), as NIPA's do.
 # CHECKS=a,b runs only those.  A result is cached by commit id and by the
-# check's own files, so a run with nothing changed costs almost nothing.
+# check's own files, so a run with nothing changed costs almost nothing;
+# failures are always run again.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"
 
 CACHE=$WORKDIR/checks-cache
+CHECKS_DIR=${CHECKS_DIR:-$WS_ROOT/checks}
 
 all_checks() {
 	local d
-	for d in "$WS_ROOT"/checks/*/; do
+	for d in "$CHECKS_DIR"/*/; do
 		[[ -x $d/run ]] && basename "$d"
 	done
 }
@@ -25,21 +27,23 @@ selected_checks() {
 		return 0
 	fi
 	for c in ${CHECKS//,/ }; do
-		[[ -x $WS_ROOT/checks/$c/run ]] ||
+		[[ -x $CHECKS_DIR/$c/run ]] ||
 			die "unknown check '$c'; the checks are: $(all_checks | xargs)"
 		echo "$c"
 	done
 }
 
 check_hash() {
-	cat "$WS_ROOT/checks/$1"/* | sha256sum | cut -c1-16
+	cat "$CHECKS_DIR/$1"/* | sha256sum | cut -c1-16
 }
 
 # run_check CHECK SHA: prints "status seconds summary", caches it.
 run_check() {
 	local check=$1 sha=$2 key dir rc=0 t0 summary status
 	key=$CACHE/$check/$sha-$(check_hash "$check")
-	if [[ -f $key/result ]]; then
+	# Only successes are cached: a failure may come from the environment
+	# (a tool or a checkout missing) and is cheap to confirm.
+	if [[ -f $key/result && $(cut -d' ' -f1 "$key/result") != fail ]]; then
 		cat "$key/result"
 		return 0
 	fi
@@ -47,7 +51,7 @@ run_check() {
 	rm -rf "$dir"
 	mkdir -p "$dir"
 	t0=$(now)
-	summary=$(TREE=$TREE "$WS_ROOT/checks/$check/run" "$sha" "$dir/log" | head -n1) || rc=$?
+	summary=$(TREE=$TREE "$CHECKS_DIR/$check/run" "$sha" "$dir/log" | head -n1) || rc=$?
 	case $rc in
 	0) status=pass ;;
 	250) status=warn ;;
@@ -66,7 +70,7 @@ main() {
 	local s idx sha subj n c status secs summary rc=0
 	local -a checks rows
 	capture checks selected_checks
-	((${#checks[@]})) || die "no checks in $WS_ROOT/checks/"
+	((${#checks[@]})) || die "no checks in $CHECKS_DIR/"
 	local -a selected_series_list
 	capture selected_series_list selected_series
 	for s in "${selected_series_list[@]}"; do

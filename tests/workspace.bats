@@ -424,6 +424,31 @@ boot_fixture() {
 	[[ $output == *"checkpatch"* ]]
 }
 
+@test "check caches passes by commit, and runs a failure again" {
+	import_fixture
+	make_series one linux-source "a.c:int a;:fixture: add a"
+	ws apply.sh
+	mkdir -p "$BATS_TEST_TMPDIR/checks/flaky"
+	cat >"$BATS_TEST_TMPDIR/checks/flaky/run" <<-'EOF'
+		#!/bin/sh
+		echo run >>"$FLAKY_COUNT"
+		if [ -e "$FLAKY_OK" ]; then echo fine; exit 0; fi
+		echo "tool missing"; exit 1
+	EOF
+	chmod +x "$BATS_TEST_TMPDIR/checks/flaky/run"
+	export FLAKY_COUNT=$BATS_TEST_TMPDIR/count FLAKY_OK=$BATS_TEST_TMPDIR/ok
+	CHECKS_DIR=$BATS_TEST_TMPDIR/checks run ws check.sh
+	[ "$status" -ne 0 ]
+	[[ $(results_row one 1 flaky) == "fail tool missing" ]]
+	touch "$FLAKY_OK"
+	CHECKS_DIR=$BATS_TEST_TMPDIR/checks run ws check.sh
+	[ "$status" -eq 0 ]
+	[[ $(results_row one 1 flaky) == "pass fine" ]]
+	CHECKS_DIR=$BATS_TEST_TMPDIR/checks run ws check.sh
+	[ "$status" -eq 0 ]
+	[ "$(wc -l <"$FLAKY_COUNT")" -eq 2 ]
+}
+
 @test "the matrix shows commits by stages, writes summary.md and fails on a failed cell" {
 	mkdir -p "$WORKDIR/report"
 	{
