@@ -17,19 +17,11 @@
 #include <unistd.h>
 
 #include "kselftest.h"
-#include "tty_show.h"
+#include "tty_util.h"
 
 #define IO_TIMEOUT_MS	2000
 
 static int master = -1, slave = -1;
-
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
-}
 
 static void on_alarm(int sig)
 {

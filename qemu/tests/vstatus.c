@@ -31,7 +31,7 @@
 #include <asm/termbits.h>
 
 #include "kselftest.h"
-#include "tty_show.h"
+#include "tty_util.h"
 
 #define NR_CASES	6
 #define CTRL_T		0x14
@@ -68,14 +68,6 @@ int main(void)
 
 static int master = -1, slave = -1;
 static volatile pid_t sleeper;
-
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
-}
 
 static void on_alarm(int sig)
 {

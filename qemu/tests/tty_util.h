@@ -1,12 +1,22 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * tty_show.h - shared by the guest tests that look at tty data.
+ * tty_util.h - shared by the guest tests that look at tty data.
  */
-#ifndef WS_TTY_SHOW_H
-#define WS_TTY_SHOW_H
+#ifndef WS_TTY_UTIL_H
+#define WS_TTY_UTIL_H
 
 #include <stdio.h>
 #include <stddef.h>
+#include <time.h>
+
+/* Monotonic milliseconds, for the tests' poll deadlines. */
+static inline long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
 
 /* Printable rendering of tty data for diagnostics. */
 static inline const char *show(const char *s, size_t len)
