@@ -96,12 +96,20 @@ publish_branch() {
 	fi
 }
 
-record_patches() {
-	local name=$1 status=$2 from=$3 detail=$4
+# record_failed_apply NAME FAILED WHY: the patches before FAILED applied,
+# FAILED did not, the ones after it were not tried.
+record_failed_apply() {
+	local name=$1 failed=$2 why=$3 i status detail
 	local -a patches
 	capture patches patch_files "$name"
-	local i
-	for ((i = from; i < ${#patches[@]}; i++)); do
+	for ((i = 0; i < ${#patches[@]}; i++)); do
+		if ((i < failed)); then
+			status=pass detail=""
+		elif ((i == failed)); then
+			status=fail detail=$why
+		else
+			status=skip detail="after ${patches[failed]} failed"
+		fi
 		record "$name" $((i + 1)) - "$(patch_subject "$SERIES_DIR/$name/${patches[i]}")" \
 			apply "$status" 0 "$detail"
 	done
@@ -142,9 +150,7 @@ apply_one() {
 			git -C "$APPLY_WT" am --abort >/dev/null 2>&1 || true
 			git -C "$APPLY_WT" checkout -q -f --detach "$base"
 			record "$name" 0 "$base" "$(git_tree log -1 --format=%s "$base")" apply pass 0 base
-			record_patches "$name" pass 0 ""
-			record_patches "$name" fail "$i" "$why"
-			record_patches "$name" skip $((i + 1)) "after $p failed"
+			record_failed_apply "$name" "$i" "$why"
 			printf 'error: branch %s is unchanged; fix series/%s/%s and run make apply again\n' \
 				"$name" "$name" "$p" >&2
 			return 1
