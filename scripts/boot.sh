@@ -47,36 +47,60 @@ guest_cc() {
 	"$GUEST_CC" -static -O2 -Wall -isystem "$hdr" -I "$ksft" -o "$out" "$src"
 }
 
-# build_initramfs ART DIR: init + tests for the commit whose artifacts are
-# in ART; the cpio lands in DIR/initramfs.cpio.
-build_initramfs() {
-	local art=$1 dir=$2 ksft t name
-	ksft=$dir/ksft
-	mkdir -p "$dir/tests" "$ksft"
-	if [[ -s $art/kselftest.h ]]; then
-		cp "$art/kselftest.h" "$ksft/kselftest.h"
-	else
-		die "artifact $art has no kselftest.h (tools/testing/selftests/kselftest.h missing in that commit?)"
-	fi
-	guest_cc "$dir/init" "$WS_ROOT/qemu/init.c" "$art/headers" "$ksft" 2>>"$dir/guest-build.log" ||
-		return 1
-	for t in "$WS_ROOT"/qemu/tests/*.c; do
-		name=$(basename "$t" .c)
-		guest_cc "$dir/tests/$name" "$t" "$art/headers" "$ksft" 2>>"$dir/guest-build.log" ||
-			return 1
-	done
+# guest_key ART: what the guest programs are a function of: the commit's
+# uapi headers and kselftest.h, the workspace's guest sources, the compiler.
+# Commits that do not touch the uapi share one initramfs.
+guest_key() {
+	local art=$1
 	{
-		echo "dir /dev 755 0 0"
-		echo "nod /dev/console 600 0 0 c 5 1"
-		echo "dir /proc 755 0 0"
-		echo "dir /sys 755 0 0"
-		echo "dir /tests 755 0 0"
-		echo "file /init $dir/init 755 0 0"
-		for t in "$dir"/tests/*; do
-			echo "file /tests/${t##*/} $t 755 0 0"
+		(cd "$art/headers" && find . -type f | LC_ALL=C sort | xargs sha256sum)
+		sha256sum "$art/kselftest.h" "$WS_ROOT/qemu/init.c" "$WS_ROOT"/qemu/tests/*.[ch] |
+			cut -d' ' -f1
+		"$GUEST_CC" --version 2>/dev/null | head -n1 || true
+	} | sha256sum | cut -c1-16
+}
+
+# build_initramfs ART DIR: init + tests for the commit whose artifacts are
+# in ART, compiled once per guest_key into $WORKDIR/guest/<key>/; the boot
+# directory DIR gets a link to the cpio.  Compiler errors land in
+# DIR/guest-build.log.
+build_initramfs() {
+	local art=$1 dir=$2 key cache tmp ksft t name
+	[[ -s $art/kselftest.h ]] ||
+		die "artifact $art has no kselftest.h (tools/testing/selftests/kselftest.h missing in that commit?)"
+	key=$(guest_key "$art")
+	cache=$WORKDIR/guest/$key
+	if [[ ! -s $cache/initramfs.cpio ]]; then
+		tmp=$cache.tmp
+		rm -rf "$tmp"
+		ksft=$tmp/ksft
+		mkdir -p "$tmp/tests" "$ksft"
+		cp "$art/kselftest.h" "$ksft/kselftest.h"
+		if ! guest_cc "$tmp/init" "$WS_ROOT/qemu/init.c" "$art/headers" "$ksft" 2>>"$dir/guest-build.log"; then
+			return 1
+		fi
+		for t in "$WS_ROOT"/qemu/tests/*.c; do
+			name=$(basename "$t" .c)
+			guest_cc "$tmp/tests/$name" "$t" "$art/headers" "$ksft" 2>>"$dir/guest-build.log" ||
+				return 1
 		done
-	} >"$dir/initramfs.list"
-	gen_init_cpio "$dir/initramfs.list" >"$dir/initramfs.cpio"
+		{
+			echo "dir /dev 755 0 0"
+			echo "nod /dev/console 600 0 0 c 5 1"
+			echo "dir /proc 755 0 0"
+			echo "dir /sys 755 0 0"
+			echo "dir /tests 755 0 0"
+			echo "file /init $cache/init 755 0 0"
+			for t in "$tmp"/tests/*; do
+				echo "file /tests/${t##*/} $cache/tests/${t##*/} 755 0 0"
+			done
+		} >"$tmp/initramfs.list"
+		rm -rf "$cache"
+		mv "$tmp" "$cache"
+		gen_init_cpio "$cache/initramfs.list" >"$cache/initramfs.cpio.new"
+		mv "$cache/initramfs.cpio.new" "$cache/initramfs.cpio"
+	fi
+	ln -sf "$cache/initramfs.cpio" "$dir/initramfs.cpio"
 }
 
 # gen_init_cpio: the kernel's own tool, compiled once from the tree.
