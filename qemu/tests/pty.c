@@ -44,22 +44,9 @@ static size_t read_for(int fd, char *buf, size_t size, size_t want,
 	size_t len = 0;
 
 	while (len < want && len + 1 < size) {
-		struct pollfd pfd = { .fd = fd, .events = POLLIN };
-		long long left = deadline - now_ms();
-		ssize_t n;
-		int r;
+		size_t n = read_some(fd, buf + len, size - 1 - len, deadline);
 
-		if (left <= 0)
-			break;
-		r = poll(&pfd, 1, (int)left);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		n = read(fd, buf + len, size - 1 - len);
-		if (n < 0 && (errno == EINTR || errno == EAGAIN))
-			continue;
-		if (n <= 0)
+		if (!n)
 			break;
 		len += n;
 	}

@@ -136,26 +136,15 @@ static void collect(int fd, struct buf *b, int timeout_ms, bool want_line,
 	b->len = 0;
 	b->data[0] = '\0';
 	for (;;) {
-		struct pollfd pfd = { .fd = fd, .events = POLLIN };
-		long long left = deadline - now_ms();
-		ssize_t n;
-		int r;
+		size_t n;
 
 		if (want_line && status_line(b, &dummy))
 			break;
 		if (want && b->len >= want)
 			break;
-		if (left <= 0 || b->len + 1 >= sizeof(b->data))
-			break;
-		r = poll(&pfd, 1, (int)left);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		n = read(fd, b->data + b->len, sizeof(b->data) - 1 - b->len);
-		if (n < 0 && (errno == EINTR || errno == EAGAIN))
-			continue;
-		if (n <= 0)
+		n = read_some(fd, b->data + b->len, sizeof(b->data) - 1 - b->len,
+			      deadline);
+		if (!n)
 			break;
 		b->len += n;
 		b->data[b->len] = '\0';
