@@ -5,8 +5,9 @@
 #   boot.sh heads            boot each series head on the debug config
 #
 # Each commit boots its own bzImage with an initramfs built for it: a static
-# init (qemu/init.c) and the guest tests (qemu/tests/*.c), compiled against
-# that commit's `make headers_install` and kselftest.h.  init writes KTAP to
+# init (qemu/init.c), the guest tests (qemu/tests/*.c) and the tree's own
+# selftests listed in qemu/kselftests where the commit has them, compiled
+# against that commit's `make headers_install` and kselftest.h.  init writes KTAP to
 # the second serial port; the first is the console.  qemu/ktap-verdict
 # judges both.  KVM is used only when a real probe boot succeeds.
 set -euo pipefail
@@ -47,43 +48,68 @@ guest_cc() {
 	"$GUEST_CC" -static -O2 -Wall -isystem "$hdr" -I "$ksft" -o "$out" "$src"
 }
 
-# guest_key ART: what the guest programs are a function of: the commit's
-# uapi headers and kselftest.h, the workspace's guest sources, the compiler.
-# Commits that do not touch the uapi share one initramfs.
+# stage_selftests SHA DIR: the tree's own selftests that the workspace runs
+# (listed in qemu/kselftests), as they are at commit SHA, copied into DIR
+# under their selftests path, beside the commit's kselftest.h, so that their
+# "../kselftest.h" resolves.  A listed test the commit does not have yet is
+# left out: it does not apply there.
+stage_selftests() {
+	local sha=$1 dir=$2 path
+	while read -r path; do
+		[[ -z $path || $path == \#* ]] && continue
+		git_tree cat-file -e "$sha:tools/testing/selftests/$path" 2>/dev/null || continue
+		mkdir -p "$dir/$(dirname "$path")"
+		git_tree show "$sha:tools/testing/selftests/$path" >"$dir/$path"
+	done <"$WS_ROOT/qemu/kselftests"
+}
+
+# guest_key ART KSFT: what the guest programs are a function of: the
+# commit's uapi headers, kselftest.h and selftests (staged in KSFT), the
+# workspace's guest sources, the compiler.  Commits that touch neither the
+# uapi nor the selftests share one initramfs.
 guest_key() {
-	local art=$1
+	local art=$1 ksft=$2
 	{
 		(cd "$art/headers" && find . -type f | LC_ALL=C sort | xargs sha256sum)
-		sha256sum "$art/kselftest.h" "$WS_ROOT/qemu/init.c" "$WS_ROOT"/qemu/tests/*.[ch] |
-			cut -d' ' -f1
+		(cd "$ksft" && find . -type f | LC_ALL=C sort | xargs sha256sum)
+		sha256sum "$WS_ROOT/qemu/init.c" "$WS_ROOT"/qemu/tests/*.[ch] | cut -d' ' -f1
 		"$GUEST_CC" --version 2>/dev/null | head -n1 || true
 	} | sha256sum | cut -c1-16
 }
 
-# build_initramfs ART DIR: init + tests for the commit whose artifacts are
-# in ART, compiled once per guest_key into $WORKDIR/guest/<key>/; the boot
-# directory DIR gets a link to the cpio.  Compiler errors land in
-# DIR/guest-build.log.
+# build_initramfs ART DIR SHA: init, the workspace's tests and the tree's own
+# selftests for commit SHA, whose artifacts are in ART, compiled once per
+# guest_key into $WORKDIR/guest/<key>/; the boot directory DIR gets a link
+# to the cpio.  Compiler errors land in DIR/guest-build.log.
 build_initramfs() {
-	local art=$1 dir=$2 key cache tmp ksft t name
+	local art=$1 dir=$2 sha=$3 key cache tmp stage t name
 	[[ -s $art/kselftest.h ]] ||
 		die "artifact $art has no kselftest.h (tools/testing/selftests/kselftest.h missing in that commit?)"
-	key=$(guest_key "$art")
+	stage=$dir/selftests
+	mkdir -p "$stage"
+	cp "$art/kselftest.h" "$stage/kselftest.h"
+	stage_selftests "$sha" "$stage"
+	key=$(guest_key "$art" "$stage")
 	cache=$WORKDIR/guest/$key
 	if [[ ! -s $cache/initramfs.cpio ]]; then
 		tmp=$cache.tmp
 		rm -rf "$tmp"
-		ksft=$tmp/ksft
-		mkdir -p "$tmp/tests" "$ksft"
-		cp "$art/kselftest.h" "$ksft/kselftest.h"
-		if ! guest_cc "$tmp/init" "$WS_ROOT/qemu/init.c" "$art/headers" "$ksft" 2>>"$dir/guest-build.log"; then
+		mkdir -p "$tmp/tests"
+		cp -r "$stage" "$tmp/ksft"
+		if ! guest_cc "$tmp/init" "$WS_ROOT/qemu/init.c" "$art/headers" "$tmp/ksft" 2>>"$dir/guest-build.log"; then
 			return 1
 		fi
 		for t in "$WS_ROOT"/qemu/tests/*.c; do
 			name=$(basename "$t" .c)
-			guest_cc "$tmp/tests/$name" "$t" "$art/headers" "$ksft" 2>>"$dir/guest-build.log" ||
+			guest_cc "$tmp/tests/$name" "$t" "$art/headers" "$tmp/ksft" 2>>"$dir/guest-build.log" ||
 				return 1
 		done
+		while IFS= read -r t; do
+			name=${t#"$tmp/ksft/"}
+			name=selftest-${name%.c}
+			guest_cc "$tmp/tests/${name//\//-}" "$t" "$art/headers" "$tmp/ksft" 2>>"$dir/guest-build.log" ||
+				return 1
+		done < <(find "$tmp/ksft" -mindepth 2 -name '*.c' | LC_ALL=C sort)
 		{
 			echo "dir /dev 755 0 0"
 			echo "nod /dev/console 600 0 0 c 5 1"
@@ -162,7 +188,7 @@ boot_commit() {
 	dir=$BOOTS/$CONFIG/${sha:0:12}
 	rm -rf "$dir"
 	mkdir -p "$dir"
-	if ! build_initramfs "$art" "$dir"; then
+	if ! build_initramfs "$art" "$dir" "$sha"; then
 		record "$name" "$idx" "$sha" "$subj" "$stage" fail $(($(now) - t0)) \
 			"guest tests do not compile: $(grep -m1 'error' "$dir/guest-build.log" || true)"
 		printf '  FAIL guest tests do not compile (%s)\n' "$dir/guest-build.log"

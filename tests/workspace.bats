@@ -366,6 +366,22 @@ boot_fixture() {
 	[[ $(results_row one 1 boot) == pass* ]]
 }
 
+@test "boot-test runs the tree's own selftests from the commits that have them" {
+	make_tarball ok
+	import_fixture
+	make_series one linux-source "tools/testing/selftests/tty/tty_vstatus.c:int main(void) { return 0; }:selftests: tty: add a test"
+	ws apply.sh
+	run ws boot.sh series
+	[ "$status" -eq 0 ]
+	initramfs_list() {
+		cat "$(dirname "$(readlink "$WORKDIR/boots/smoke/${1:0:12}/initramfs.cpio")")/initramfs.list"
+	}
+	run initramfs_list "$(tree rev-parse linux-source)"
+	[[ $output != *selftest-tty-tty_vstatus* ]]
+	run initramfs_list "$(tree rev-parse one)"
+	[[ $output == *"/tests/selftest-tty-tty_vstatus "* ]]
+}
+
 @test "boot-test uses KVM when the probe boot works" {
 	boot_fixture ok
 	FAKE_KVM=1 run ws boot.sh series
