@@ -13,8 +13,9 @@ TEST_TIMEOUT ?= 120
 JOBS ?= $(shell nproc)
 FORCE ?= 0
 E2E ?= 1
+BENCH_BOOTS ?= 3
 
-export WORKDIR KVER SERIES CHECKS DEBUG CONFIG ACCEL BOOT_TIMEOUT TEST_TIMEOUT JOBS FORCE E2E
+export WORKDIR KVER SERIES CHECKS DEBUG CONFIG ACCEL BOOT_TIMEOUT TEST_TIMEOUT JOBS FORCE E2E BENCH_BOOTS
 export WS_ROOT := $(CURDIR)
 
 S := $(CURDIR)/scripts
@@ -50,8 +51,9 @@ boot-test: deps ## boot every commit of $(SERIES) in QEMU; DEBUG=1 boots only th
 matrix: ## print the matrix of the last run again (and rewrite summary.md)
 	@bash $(S)/matrix.sh
 
-bench: deps ## run everything and print the time of each phase, build and boot (bench.tsv)
+bench: deps ## run everything, then the pty throughput of base against head; print all figures (bench.tsv, bench-pty.tsv)
 	@bash $(S)/all.sh || true
+	@bash $(S)/boot.sh bench
 	@bash $(S)/bench.sh
 
 test: deps ## the workspace's test suite: bats, shellcheck, then the real end-to-end make (E2E=0 skips it)
@@ -82,8 +84,9 @@ help: ## this text
 	@echo "  TEST_TIMEOUT  seconds for one guest test program ($(TEST_TIMEOUT))"
 	@echo "  JOBS          make -j for kernel builds ($(JOBS))"
 	@echo "  FORCE         apply: 1 replaces a branch edited in the tree (kept as a backup ref)"
+	@echo "  BENCH_BOOTS   bench: boots of base and of head each, for the pty throughput ($(BENCH_BOOTS))"
 	@echo "  E2E           test: 0 skips the end-to-end run on the real kernel ($(E2E))"
 	@echo "  MIN_FREE_GB   free disk a run needs before it starts (12)"
 	@echo "  NO_DEPS       make: 1 skips make deps (a machine without apt-get)"
 	@echo
-	@echo "Reports: $(WORKDIR)/report/{summary.md,results.tsv,bench.tsv}"
+	@echo "Reports: $(WORKDIR)/report/{summary.md,results.tsv,bench.tsv,bench-pty.tsv}"

@@ -21,6 +21,11 @@ main() {
 	awk -F'\t' '$1 == "first-ktap" && $3 != "-" { n++; s += $3; if ($3 > m) m = $3 }
 		END { if (n) printf "first KTAP line: mean %.1fs, max %.1fs over %d boots\n", s / n, m, n }' "$raw"
 	echo "written: $out"
+	if [[ -s $REPORT/bench-pty.tsv ]]; then
+		echo
+		echo "pty receive throughput in canonical mode ($REPORT/bench-pty.tsv):"
+		awk -F'\t' '{ printf "  %-10s %-6s %8s %20s  %s\n", $1, $2, $3, $4, $5 }' "$REPORT/bench-pty.tsv"
+	fi
 }
 
 main "$@"

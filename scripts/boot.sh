@@ -3,6 +3,7 @@
 #
 #   boot.sh series NAME...   boot the base and every commit of each series
 #   boot.sh heads            boot each series head on the debug config
+#   boot.sh bench            pty receive throughput, base against head
 #
 # Each commit boots its own bzImage with an initramfs built for it: a static
 # init (qemu/init.c), the guest tests (qemu/tests/*.c) and the tree's own
@@ -241,6 +242,124 @@ cmd_heads() {
 	return $rc
 }
 
+# bench_initramfs ART DIR: init and the pty benchmark (qemu/bench/*.c) for
+# the commit whose artifacts are in ART, linked into DIR.
+bench_initramfs() {
+	local art=$1 dir=$2 key cache tmp t
+	key=bench-$({
+		sha256sum "$art/kselftest.h" "$WS_ROOT/qemu/init.c" "$WS_ROOT"/qemu/bench/*.c | cut -d' ' -f1
+		(cd "$art/headers" && find . -type f | LC_ALL=C sort | xargs sha256sum)
+	} | sha256sum | cut -c1-16)
+	cache=$WORKDIR/guest/$key
+	if [[ ! -s $cache/initramfs.cpio ]]; then
+		tmp=$cache.tmp
+		rm -rf "$tmp"
+		mkdir -p "$tmp/tests" "$tmp/ksft"
+		cp "$art/kselftest.h" "$tmp/ksft/"
+		guest_cc "$tmp/init" "$WS_ROOT/qemu/init.c" "$art/headers" "$tmp/ksft" 2>>"$dir/guest-build.log" ||
+			return 1
+		for t in "$WS_ROOT"/qemu/bench/*.c; do
+			guest_cc "$tmp/tests/$(basename "$t" .c)" "$t" "$art/headers" "$tmp/ksft" \
+				2>>"$dir/guest-build.log" || return 1
+		done
+		{
+			printf '%s\n' "dir /dev 755 0 0" "nod /dev/console 600 0 0 c 5 1" "dir /proc 755 0 0" \
+				"dir /sys 755 0 0" "dir /tests 755 0 0" "file /init $cache/init 755 0 0"
+			for t in "$tmp"/tests/*; do
+				echo "file /tests/${t##*/} $cache/tests/${t##*/} 755 0 0"
+			done
+		} >"$tmp/initramfs.list"
+		rm -rf "$cache"
+		mv "$tmp" "$cache"
+		gen_init_cpio "$cache/initramfs.list" >"$cache/initramfs.cpio.new"
+		mv "$cache/initramfs.cpio.new" "$cache/initramfs.cpio"
+	fi
+	ln -sf "$cache/initramfs.cpio" "$dir/initramfs.cpio"
+}
+
+# bench_boot LABEL SHA RUN SAMPLES: one benchmark boot of commit SHA; its
+# per-round figures are appended to SAMPLES as "LABEL bytes/s" lines.
+bench_boot() {
+	local label=$1 sha=$2 run=$3 samples=$4 art dir accel
+	art=$(CONFIG=$CONFIG "$WS_ROOT/scripts/build.sh" commit "$sha" | tail -n1)
+	[[ $(cut -d' ' -f1 "$art/result") == pass ]] || die "bench: commit ${sha:0:12} does not build ($art/build.log)"
+	dir=$BOOTS/bench/${sha:0:12}-$run
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	bench_initramfs "$art" "$dir" || die "bench: the benchmark does not compile ($dir/guest-build.log)"
+	accel=${ACCEL_CHOSEN:-}
+	if [[ -z $accel ]]; then
+		accel=$(probe_accel "$art/bzImage")
+		ACCEL_CHOSEN=$accel
+		progress bench "accelerator: $accel (ACCEL=$ACCEL)"
+	fi
+	run_qemu "$dir" "$art/bzImage" "$accel" 1 >/dev/null
+	"$WS_ROOT/qemu/ktap-verdict" "$dir/ktap.log" "$dir/console.log" >/dev/null 2>&1 ||
+		die "bench: boot of ${sha:0:12} failed (logs in $dir)"
+	grep -q 'pty_canon round' "$dir/ktap.log" ||
+		die "bench: no pty_canon figures in the KTAP of ${sha:0:12} ($dir/ktap.log)"
+	grep -o 'pty_canon round [0-9]*: [0-9]*' "$dir/ktap.log" |
+		awk -v l="$label" '{ print l, $4 }' >>"$samples"
+}
+
+# bench_summary SAMPLES: median, spread and the base/head difference.
+bench_summary() {
+	awk '
+	function median(a, n,   i, j, t) {
+		for (i = 2; i <= n; i++)
+			for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+		return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+	}
+	{ v[$1, ++n[$1]] = $2; s[$1] += $2; q[$1] += $2 * $2 }
+	END {
+		for (k in n) {
+			for (i = 1; i <= n[k]; i++) a[i] = v[k, i]
+			med[k] = median(a, n[k])
+			m = s[k] / n[k]
+			sd = n[k] > 1 ? sqrt((q[k] - n[k] * m * m) / (n[k] - 1)) : 0
+			rel[k] = 100 * sd / m
+			printf "%s\t%d\t%.0f\t%.1f\n", k, n[k], med[k], rel[k]
+		}
+		if (("base" in med) && ("head" in med)) {
+			diff = 100 * (med["head"] - med["base"]) / med["base"]
+			noise = rel["base"] > rel["head"] ? rel["base"] : rel["head"]
+			printf "diff\t-\t%+.1f%%\t%s\n", diff,
+				(diff < 0 ? -diff : diff) <= 2 * noise ? "within noise (2 x " sprintf("%.1f", noise) "%)" \
+				: "OUTSIDE noise (2 x " sprintf("%.1f", noise) "%)"
+		}
+	}' "$1"
+}
+
+# cmd_bench: the receive-path cost of each selected series: bytes per second
+# through a pty in canonical mode (qemu/bench/pty_canon.c) on its base and
+# on its head, on the smoke config.  The boots alternate base and head,
+# BENCH_BOOTS times each, so that drift on the host hits both alike.
+cmd_bench() {
+	local s boots=${BENCH_BOOTS:-3} base head i out=$REPORT/bench-pty.tsv samples
+	[[ $boots =~ ^[1-9][0-9]*$ ]] || die "BENCH_BOOTS must be a positive number (got '$boots')"
+	local -a selected_series_list rows
+	capture selected_series_list selected_series
+	mkdir -p "$REPORT"
+	rm -rf "$BOOTS/bench"
+	printf 'series\tkernel\tsamples\tmedian_bytes_per_s\trel_stdev_pct\n' >"$out"
+	for s in "${selected_series_list[@]}"; do
+		capture rows series_commits "$s"
+		base=$(cut -d' ' -f2 <<<"${rows[0]}")
+		head=$(cut -d' ' -f2 <<<"${rows[${#rows[@]} - 1]}")
+		samples=$(mktemp)
+		for ((i = 1; i <= boots; i++)); do
+			progress bench "$s: pty canonical throughput, boot $i/$boots of base ${base:0:12} and head ${head:0:12}"
+			bench_boot base "$base" "$i" "$samples"
+			bench_boot head "$head" "$i" "$samples"
+		done
+		bench_summary "$samples" | LC_ALL=C sort | sed "s/^/$s\t/" >>"$out"
+		rm -f "$samples"
+	done
+	printf '%-10s %-6s %7s %20s %s\n' series kernel samples "median bytes/s" "rel. stdev %"
+	awk -F'\t' 'NR > 1 { printf "%-10s %-6s %7s %20s %s\n", $1, $2, $3, $4, $5 }' "$out"
+	echo "written: $out"
+}
+
 main() {
 	require_tree
 	take_lock
@@ -249,7 +368,8 @@ main() {
 	case ${1:-series} in
 	series) cmd_series ;;
 	heads) cmd_heads ;;
-	*) die "usage: boot.sh series | boot.sh heads" ;;
+	bench) CONFIG=smoke cmd_bench ;;
+	*) die "usage: boot.sh series | boot.sh heads | boot.sh bench" ;;
 	esac
 }
 

@@ -382,6 +382,30 @@ boot_fixture() {
 	[[ $output == *"/tests/selftest-tty-tty_vstatus "* ]]
 }
 
+@test "bench compares the pty throughput of base and head and writes bench-pty.tsv" {
+	boot_fixture ok
+	FAKE_PTY_RATE=1000 BENCH_BOOTS=2 run ws boot.sh bench
+	[ "$status" -eq 0 ]
+	[[ $output == *"boot 2/2 of base"* ]]
+	grep -qP '^one\tbase\t6\t1002\t' "$WORKDIR/report/bench-pty.tsv"
+	grep -qP '^one\thead\t6\t1002\t' "$WORKDIR/report/bench-pty.tsv"
+	grep -qP '^one\tdiff\t-\t\+0\.0%\twithin noise' "$WORKDIR/report/bench-pty.tsv"
+}
+
+@test "bench without figures from the guest fails and says so" {
+	boot_fixture ok
+	BENCH_BOOTS=1 run ws boot.sh bench
+	[ "$status" -ne 0 ]
+	[[ $output == *"no pty_canon figures"* ]]
+}
+
+@test "bench rejects a bad BENCH_BOOTS" {
+	boot_fixture ok
+	BENCH_BOOTS=zero run ws boot.sh bench
+	[ "$status" -ne 0 ]
+	[[ $output == *"BENCH_BOOTS must be a positive number"* ]]
+}
+
 @test "boot-test uses KVM when the probe boot works" {
 	boot_fixture ok
 	FAKE_KVM=1 run ws boot.sh series
