@@ -5,7 +5,8 @@
 #   - every commit of every series has an apply, build and boot row;
 #   - no cell failed, and every boot ran the guest tests (no boot row is a
 #     skip, and every boot's verdict counted passing tests);
-#   - the vstatus head's boot did not skip the vstatus test;
+#   - the vstatus head's boots (smoke and debug) passed the vstatus test
+#     and the tree's own tty_vstatus selftest, with no case skipped;
 #   - results.tsv, summary.md and bench.tsv exist.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,6 +17,17 @@ RESULTS=$WORKDIR/report/results.tsv
 fail() {
 	echo "e2e: $*" >&2
 	exit 1
+}
+
+# head_passes_unskipped KTAP TEST: TEST has a top-level "ok" in the KTAP
+# log KTAP, and its own totals show no skipped case.
+head_passes_unskipped() {
+	local ktap=$1 test=$2
+	[[ -f $ktap ]] || fail "no boot log $ktap for the vstatus head"
+	grep -qE "^ok [0-9]+ $test\$" "$ktap" ||
+		fail "$test did not pass at the vstatus head ($ktap)"
+	awk -v t="$test" '/^  # Totals:/ { last = $0 } $0 ~ "^(not )?ok [0-9]+ " t "$" { print last }' "$ktap" |
+		grep -q ' skip:0 ' || fail "$test skipped cases at the vstatus head ($ktap)"
 }
 
 main() {
@@ -41,13 +53,14 @@ main() {
 		awk -F'\t' -v s="$s" '$1 == s && $5 == "boot-debug" { n++ } END { exit n != 1 }' "$RESULTS" ||
 			fail "series $s: head was not booted on the debug config"
 	done
-	# The feature is there at the vstatus head: its test must not be skipped.
-	local head dir
+	# The feature is there at the vstatus head: its tests must pass there,
+	# on both configs, and skip nothing.
+	local head config
 	head=$(git -C "$WORKDIR/linux" rev-parse vstatus)
-	dir=$WORKDIR/boots/smoke/${head:0:12}
-	[[ -f $dir/ktap.log ]] || fail "no boot logs for the vstatus head in $dir"
-	grep -qE '^ok [0-9]+ vstatus$' "$dir/ktap.log" ||
-		fail "vstatus test did not pass at the vstatus head: $(grep -E 'vstatus' "$dir/ktap.log" | tail -n1)"
+	for config in smoke debug; do
+		head_passes_unskipped "$WORKDIR/boots/$config/${head:0:12}/ktap.log" vstatus
+		head_passes_unskipped "$WORKDIR/boots/$config/${head:0:12}/ktap.log" selftest-tty-tty_vstatus
+	done
 	echo "e2e: ok"
 }
 
