@@ -16,57 +16,23 @@
 // Comments: A switch that does list every word count it can ever see
 //  (for instance because a BUILD_BUG_ON() bounds _NSIG_WORDS) is still
 //  reported.  Switches inside multi-line #define bodies (_SIG_SET_BINOP,
-//  _SIG_SET_OP) are found too.  No patch mode: the default needs a loop
-//  written for each switch.
+//  _SIG_SET_OP) are found too.  spatch finds the *NSIG_WORDS uses; which
+//  of them control a switch, whether that has a default and what the
+//  default starts with is read from the source text, because SmPL switch
+//  patterns are unreliable in spatch 1.1.1 ("default: ..." also matches
+//  switches without a default, "case C: ..." misses a switch whose first
+//  case is a braced block).
+//  No patch mode: the default needs a loop written for each switch.
 // Options: --no-includes --include-headers
 
 virtual context
 virtual org
 virtual report
 
-@dflt@
-identifier W =~ "NSIG_WORDS$";
-position p;
-@@
-
-switch@p (W) { default: ... }
-
-@bug@
-identifier W =~ "NSIG_WORDS$";
-position p, q;
-@@
-
-(
-switch@p (W@q) { default: BUILD_BUG(); ... }
-|
-switch@p (W@q) { default: BUG(); ... }
-)
-
-@nodflt@
-identifier W =~ "NSIG_WORDS$";
-expression C;
-position p != dflt.p;
-position q;
-@@
-
-switch@p (W@q) { case C: ... }
-
-@depends on context@
-identifier bug.W;
-position bug.q;
-@@
-
-* W@q
-
-@depends on context@
-identifier nodflt.W;
-position nodflt.q;
-@@
-
-* W@q
-
 @initialize:python@
 @@
+
+import re
 
 # A macro body or an #ifdef variant can give the same match twice:
 # print each report once.
@@ -82,37 +48,116 @@ def emit(p, msg, org):
 	else:
 		coccilib.report.print_report(p[0], msg)
 
+_texts = {}
+# no slash-star or slash-slash in here: spatch would take them for comments
+COMMENT = r"/[*].*?[*]/|/[/][^\n]*"
+STRING = r'"(?:\\.|[^"\\\n])*"'
+CHAR = r"'(?:\\.|[^'\\\n])*'"
 
-def nodflt_msg(w):
-	return "WARNING: switch on %s has no default: any other word count silently does nothing; add a default that loops over %s" % (w, w)
+def _text(name):
+	"""The file with comments and literals blanked out, offsets kept."""
+	if name not in _texts:
+		with open(name, errors="replace") as f:
+			t = f.read()
+		def blank(m):
+			return re.sub(r"[^\n]", " ", m.group(0))
+		t = re.sub(COMMENT + "|" + STRING + "|" + CHAR, blank, t, flags=re.S)
+		_texts[name] = t
+	return _texts[name]
 
-def bug_msg(w):
+def _offset(t, line, col):
+	off = 0
+	for _ in range(line - 1):
+		off = t.index("\n", off) + 1
+	return off + col
+
+def _close(t, i, o, c):
+	"""Index just after the bracket that closes the one at t[i]."""
+	depth = 0
+	while i < len(t):
+		if t[i] == o:
+			depth += 1
+		elif t[i] == c:
+			depth -= 1
+			if depth == 0:
+				return i + 1
+		i += 1
+	return len(t)
+
+def switch_kind(p):
+	"""For an identifier at p: None unless it is the whole controlling
+	expression of a switch; then 'nodefault', 'bug' (the default starts
+	with BUILD_BUG()/BUG()) or None (a real default)."""
+	t = _text(p[0].file)
+	i = _offset(t, int(p[0].line), int(p[0].column))
+	if not re.search(r"\bswitch\s*\(\s*$", t[max(0, i - 200):i]):
+		return None
+	m = re.compile(r"\w+\s*\)\s*\{").match(t, i)
+	if not m:
+		return None
+	start = m.end() - 1
+	end = _close(t, start, "{", "}")
+	body = t[start + 1:end - 1].replace("\\\n", " ")
+	# drop nested switch statements: their default is not ours
+	while True:
+		m = re.search(r"\bswitch\s*\(", body)
+		if not m:
+			break
+		j = _close(body, m.end() - 1, "(", ")")
+		j = _close(body, body.index("{", j), "{", "}")
+		body = body[:m.start()] + body[j:]
+	m = re.search(r"\bdefault\s*:", body)
+	if not m:
+		return "nodefault"
+	if re.match(r"\s*(BUILD_BUG|BUG)\s*\(\s*\)\s*;", body[m.end():]):
+		return "bug"
+	return None
+
+def msg(w, kind):
+	if kind == "nodefault":
+		return "WARNING: switch on %s has no default: any other word count silently does nothing; add a default that loops over %s" % (w, w)
 	return "WARNING: switch on %s has BUILD_BUG()/BUG() as default: fires as soon as _NSIG grows; make the default loop over %s" % (w, w)
 
-@script:python depends on report@
-W << nodflt.W;
-p << nodflt.p;
+// spatch finds the word counts, Python keeps those that control a switch
+// and reads the switch body.
+
+@sw@
+identifier W =~ "NSIG_WORDS$";
+position p;
 @@
 
-emit(p, nodflt_msg(W), False)
+W@p
+
+@script:python kind@
+p << sw.p;
+k;
+@@
+
+r = switch_kind(p)
+if r is None:
+	cocci.include_match(False)
+else:
+	coccinelle.k = r
+
+@depends on context@
+identifier sw.W;
+position sw.p;
+@@
+
+* W@p
+
+@script:python depends on report@
+W << sw.W;
+p << sw.p;
+k << kind.k;
+@@
+
+emit(p, msg(W, k), False)
 
 @script:python depends on org@
-W << nodflt.W;
-p << nodflt.p;
+W << sw.W;
+p << sw.p;
+k << kind.k;
 @@
 
-emit(p, nodflt_msg(W), True)
-
-@script:python depends on report@
-W << bug.W;
-p << bug.p;
-@@
-
-emit(p, bug_msg(W), False)
-
-@script:python depends on org@
-W << bug.W;
-p << bug.p;
-@@
-
-emit(p, bug_msg(W), True)
+emit(p, msg(W, k), True)

@@ -110,3 +110,42 @@ static int other(int how)
 	}
 	return 1;
 }
+
+/* negative: a default whose loop has braces, under an #if */
+static void put_compat_v(compat_sigset_t *v, const sigset_t *set)
+{
+	int i;
+
+#if defined(__BIG_ENDIAN) && defined(CONFIG_64BIT)
+	switch (_NSIG_WORDS) {
+	default:
+		for (i = 0; i < _NSIG_WORDS; i++) {
+			v->sig[(i * 2)]     = set->sig[i];
+			v->sig[(i * 2) + 1] = set->sig[i] >> 32;
+		}
+		break;
+	case 1:
+		v->sig[1] = (set->sig[0] >> 32);
+		v->sig[0] =  set->sig[0];
+	}
+#else
+	memcpy(v, set, sizeof(*v));
+#endif
+}
+
+/* positive: no default, with braces in a case */
+static int any(const sigset_t *set)
+{
+	int i, r = 0;
+
+	switch (_NSIG_WORDS) {
+	case 2: {
+		for (i = 0; i < 2; i++)
+			r |= set->sig[i] != 0;
+		break;
+	}
+	case 1:
+		r = set->sig[0] != 0;
+	}
+	return r;
+}
