@@ -6,7 +6,7 @@
 ///    address passed to anything but an initialiser (sigemptyset(),
 ///    sigfillset(), siginitset[inv](), memset(), memcpy(),
 ///    [__]copy_from_user(), get_compat_sigset(), copy_[compat_]sigset_from_
-///    user(), do_sigpending(), the destination of sig{and,or,andn}sets(),
+///    user(), [do_]sigpending(), the destination of sig{and,or,andn}sets(),
 ///    the old set of sigprocmask(), a [__]get_user() into it), or a word
 ///    of it read, before any of these or an assignment.  The RFC's
 ///    prepare_signal() and do_sigaction() hunks drop a siginitset()/
@@ -41,7 +41,7 @@ identifier s;
 identifier init = {sigemptyset, sigfillset, siginitset, siginitsetinv,
 		   memset, memcpy, copy_from_user, __copy_from_user,
 		   get_compat_sigset, copy_sigset_from_user,
-		   copy_compat_sigset_from_user, do_sigpending,
+		   copy_compat_sigset_from_user, do_sigpending, sigpending,
 		   sigandsets, sigorsets, sigandnsets};
 identifier getu = {get_user, __get_user, unsafe_get_user};
 expression E, E1, E2;
@@ -158,6 +158,20 @@ def emit(p, msg, org):
 		coccilib.report.print_report(p[0], msg)
 
 
+_INIT_RE = r"\b(sigemptyset|sigfillset|siginitset|siginitsetinv|memset|memcpy|__copy_from_user|copy_from_user|get_compat_sigset|copy_sigset_from_user|copy_compat_sigset_from_user|do_sigpending|sigpending|sigandsets|sigorsets|sigandnsets)\s*\(\s*&\s*%s\b"
+
+def init_earlier_on_line(p, s):
+	# The control-flow graph has one node per statement, so in
+	# "!sigpending(&s) && sigismember(&s, x)" the second use looks
+	# uninitialised to the rule above: look at the line itself.
+	import re
+	try:
+		with open(p[0].file) as f:
+			line = f.readlines()[int(p[0].line) - 1]
+	except (OSError, IndexError, ValueError):
+		return False
+	return re.search(_INIT_RE % re.escape(s), line[:int(p[0].column)]) is not None
+
 def uninit_msg(s):
 	return "WARNING: sigset_t '%s' may be used before it is initialised (no sigemptyset()/sigfillset()/siginitset()/copy/assignment on some path before)" % s
 
@@ -178,14 +192,16 @@ s << uninit.s;
 p << uninit.p;
 @@
 
-emit(p, uninit_msg(s), False)
+if not init_earlier_on_line(p, s):
+	emit(p, uninit_msg(s), False)
 
 @script:python depends on org@
 s << uninit.s;
 p << uninit.p;
 @@
 
-emit(p, uninit_msg(s), True)
+if not init_earlier_on_line(p, s):
+	emit(p, uninit_msg(s), True)
 
 @script:python depends on report@
 fn << va.fn;

@@ -141,3 +141,13 @@ static int do_sigtimedwait(const sigset_t *which, struct task_struct *current, i
 		sigdelset(&old_set, sig);
 	return sigequalsets(&mask, &old_set);
 }
+
+/* negative: sigpending() fills the set, as in user space (selftests) */
+int sigpending(sigset_t *set);
+
+static int term_is_pending(void)
+{
+	sigset_t pending;
+
+	return !sigpending(&pending) && sigismember(&pending, SIGTERM);
+}
