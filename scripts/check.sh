@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
 # check.sh: run the per-commit checks in checks/<name>/ (make check).
 #
-# Each check is checks/<name>/run COMMIT LOG, run with TREE set; it prints a
-# one-line summary and exits 0 (pass), 250 (warn) or 1 (fail), as NIPA's do.
+# Each check is checks/<name>/run COMMIT LOG, run with TREE set (the kernel
+# tree), CHECK_SERIES_DIR (series/<name>/ of the series the commit belongs
+# to) and CHECK_SCRATCH (a directory of its own under $WORKDIR/check-work/
+# that persists between runs, for worktrees and build directories); it
+# prints a one-line summary and exits 0 (pass), 250 (warn), 4 (skip) or 1
+# (fail), as NIPA's do.
 # CHECKS=a,b runs only those.  A result is cached by commit id and by the
 # check's own files, so a run with nothing changed costs almost nothing;
 # failures are always run again.
@@ -33,14 +37,18 @@ selected_checks() {
 	done
 }
 
+# check_hash CHECK SERIES: the check's own files, and what a check may read
+# from the series besides the commit (its cover letter) and the workspace's
+# b4-config.
 check_hash() {
-	cat "$CHECKS_DIR/$1"/* | sha256sum | cut -c1-16
+	cat "$CHECKS_DIR/$1"/* "$WS_ROOT/series/$2/cover-letter" "$WS_ROOT/b4-config" 2>/dev/null |
+		sha256sum | cut -c1-16
 }
 
-# run_check CHECK SHA: prints "status seconds summary", caches it.
+# run_check CHECK SERIES SHA: prints "status seconds summary", caches it.
 run_check() {
-	local check=$1 sha=$2 key dir rc=0 t0 summary status
-	key=$CACHE/$check/$sha-$(check_hash "$check")
+	local check=$1 series=$2 sha=$3 key dir rc=0 t0 summary status
+	key=$CACHE/$check/$sha-$(check_hash "$check" "$series")
 	# Only successes are cached: a failure may come from the environment
 	# (a tool or a checkout missing) and is cheap to confirm.
 	if [[ -f $key/result && $(cut -d' ' -f1 "$key/result") != fail ]]; then
@@ -51,7 +59,10 @@ run_check() {
 	rm -rf "$dir"
 	mkdir -p "$dir"
 	t0=$(now)
-	summary=$(TREE=$TREE "$CHECKS_DIR/$check/run" "$sha" "$dir/log" | head -n1) || rc=$?
+	mkdir -p "$WORKDIR/check-work/$check"
+	summary=$(TREE=$TREE CHECK_SERIES_DIR=$WS_ROOT/series/$series \
+		CHECK_SCRATCH=$WORKDIR/check-work/$check \
+		"$CHECKS_DIR/$check/run" "$sha" "$dir/log" | head -n1) || rc=$?
 	case $rc in
 	0) status=pass ;;
 	250) status=warn ;;
@@ -79,11 +90,11 @@ main() {
 		for row in "${rows[@]:1}"; do
 			read -r idx sha subj <<<"$row"
 			for c in "${checks[@]}"; do
-				read -r status secs summary < <(run_check "$c" "$sha")
+				read -r status secs summary < <(run_check "$c" "$s" "$sha")
 				progress "$c" "$s [$idx/$n] ${sha:0:12} $subj: $status ${summary:-}"
 				record "$s" "$idx" "$sha" "$subj" "$c" "$status" "$secs" "${summary:-}"
 				[[ $status == fail ]] && rc=1
-				[[ $status != fail ]] || echo "  log: $CACHE/$c/$sha-$(check_hash "$c")/log"
+				[[ $status != fail ]] || echo "  log: $CACHE/$c/$sha-$(check_hash "$c" "$s")/log"
 			done
 		done
 	done
