@@ -41,8 +41,10 @@ selected_checks() {
 # from the series besides the commit (its cover letter) and the workspace's
 # b4-config.
 check_hash() {
-	cat "$CHECKS_DIR/$1"/* "$WS_ROOT/series/$2/cover-letter" "$WS_ROOT/b4-config" 2>/dev/null |
-		sha256sum | cut -c1-16
+	local f
+	for f in "$CHECKS_DIR/$1"/* "$WS_ROOT/series/$2/cover-letter" "$WS_ROOT/b4-config"; do
+		if [[ -f $f ]]; then cat "$f"; fi
+	done | sha256sum | cut -c1-16
 }
 
 # run_check CHECK SERIES SHA: prints "status seconds summary", caches it.
