@@ -78,6 +78,23 @@ guest_key() {
 	} | sha256sum | cut -c1-16
 }
 
+# publish_initramfs TMP CACHE: TMP holds init and tests/*, compiled; list
+# them for gen_init_cpio, move TMP to CACHE and make CACHE/initramfs.cpio.
+publish_initramfs() {
+	local tmp=$1 cache=$2 t
+	{
+		printf '%s\n' "dir /dev 755 0 0" "nod /dev/console 600 0 0 c 5 1" "dir /proc 755 0 0" \
+			"dir /sys 755 0 0" "dir /tests 755 0 0" "file /init $cache/init 755 0 0"
+		for t in "$tmp"/tests/*; do
+			echo "file /tests/${t##*/} $cache/tests/${t##*/} 755 0 0"
+		done
+	} >"$tmp/initramfs.list"
+	rm -rf "$cache"
+	mv "$tmp" "$cache"
+	gen_init_cpio "$cache/initramfs.list" >"$cache/initramfs.cpio.new"
+	mv "$cache/initramfs.cpio.new" "$cache/initramfs.cpio"
+}
+
 # build_initramfs ART DIR SHA: init, the workspace's tests and the tree's own
 # selftests for commit SHA, whose artifacts are in ART, compiled once per
 # guest_key into $WORKDIR/guest/<key>/; the boot directory DIR gets a link
@@ -111,21 +128,7 @@ build_initramfs() {
 			guest_cc "$tmp/tests/${name//\//-}" "$t" "$art/headers" "$tmp/ksft" 2>>"$dir/guest-build.log" ||
 				return 1
 		done < <(find "$tmp/ksft" -mindepth 2 -name '*.c' | LC_ALL=C sort)
-		{
-			echo "dir /dev 755 0 0"
-			echo "nod /dev/console 600 0 0 c 5 1"
-			echo "dir /proc 755 0 0"
-			echo "dir /sys 755 0 0"
-			echo "dir /tests 755 0 0"
-			echo "file /init $cache/init 755 0 0"
-			for t in "$tmp"/tests/*; do
-				echo "file /tests/${t##*/} $cache/tests/${t##*/} 755 0 0"
-			done
-		} >"$tmp/initramfs.list"
-		rm -rf "$cache"
-		mv "$tmp" "$cache"
-		gen_init_cpio "$cache/initramfs.list" >"$cache/initramfs.cpio.new"
-		mv "$cache/initramfs.cpio.new" "$cache/initramfs.cpio"
+		publish_initramfs "$tmp" "$cache"
 	fi
 	ln -sf "$cache/initramfs.cpio" "$dir/initramfs.cpio"
 }
@@ -262,17 +265,7 @@ bench_initramfs() {
 			guest_cc "$tmp/tests/$(basename "$t" .c)" "$t" "$art/headers" "$tmp/ksft" \
 				2>>"$dir/guest-build.log" || return 1
 		done
-		{
-			printf '%s\n' "dir /dev 755 0 0" "nod /dev/console 600 0 0 c 5 1" "dir /proc 755 0 0" \
-				"dir /sys 755 0 0" "dir /tests 755 0 0" "file /init $cache/init 755 0 0"
-			for t in "$tmp"/tests/*; do
-				echo "file /tests/${t##*/} $cache/tests/${t##*/} 755 0 0"
-			done
-		} >"$tmp/initramfs.list"
-		rm -rf "$cache"
-		mv "$tmp" "$cache"
-		gen_init_cpio "$cache/initramfs.list" >"$cache/initramfs.cpio.new"
-		mv "$cache/initramfs.cpio.new" "$cache/initramfs.cpio"
+		publish_initramfs "$tmp" "$cache"
 	fi
 	ln -sf "$cache/initramfs.cpio" "$dir/initramfs.cpio"
 }
