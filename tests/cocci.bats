@@ -10,6 +10,12 @@ setup() {
 }
 
 # scripts: the names of the semantic patches, one a line.
+# no_problems PROBLEM...: print the problems found, and fail if there are any.
+no_problems() {
+	printf '%s\n' "$@"
+	[ "$#" -eq 0 ]
+}
+
 scripts() {
 	local f
 	for f in "$COCCI"/*.cocci; do
@@ -33,8 +39,7 @@ scripts() {
 		grep -q '^// Confidence: ' "$f" || bad+=("$name: no Confidence line")
 		grep -q '^// Options: ' "$f" || bad+=("$name: no Options line")
 	done
-	printf '%s\n' "${bad[@]}"
-	[ "${#bad[@]}" -eq 0 ]
+	no_problems "${bad[@]}"
 }
 
 @test "every semantic patch declares the report, context and org modes" {
@@ -45,8 +50,7 @@ scripts() {
 				bad+=("$name: no virtual $mode")
 		done
 	done
-	printf '%s\n' "${bad[@]}"
-	[ "${#bad[@]}" -eq 0 ]
+	no_problems "${bad[@]}"
 }
 
 @test "every semantic patch has a test file and an expected report" {
@@ -59,8 +63,7 @@ scripts() {
 				bad+=("$name: patch mode but no tests/$name.patch.expected")
 		fi
 	done
-	printf '%s\n' "${bad[@]}"
-	[ "${#bad[@]}" -eq 0 ]
+	no_problems "${bad[@]}"
 }
 
 @test "every expected report is non-empty and names its test file" {
@@ -71,8 +74,7 @@ scripts() {
 			[[ $line == "cocci/tests/$name.c:"* ]] || bad+=("$name: $line")
 		done <"$COCCI/tests/$name.expected"
 	done
-	printf '%s\n' "${bad[@]}"
-	[ "${#bad[@]}" -eq 0 ]
+	no_problems "${bad[@]}"
 }
 
 @test "run-tests.sh: every script matches its expected output" {
