@@ -21,7 +21,7 @@ export WS_ROOT := $(CURDIR)
 S := $(CURDIR)/scripts
 
 .DEFAULT_GOAL := all
-.PHONY: all deps import apply export check bisect-build boot-test matrix bench test help clean distclean
+.PHONY: all deps import apply export check cocci-inventory bisect-build boot-test matrix bench test help clean distclean
 
 all: ## deps, import, then apply, check, bisect-build and boot-test every series; the matrix
 	@bash $(S)/all.sh
@@ -40,6 +40,9 @@ export: deps ## write branch $(SERIES) back into series/$(SERIES)/ after editing
 
 check: deps ## run checks/*/run (or $(CHECKS)) on every commit of $(SERIES)
 	@bash $(S)/check.sh
+
+cocci-inventory: deps ## every cocci/ script over the whole tree (all arches) at the base and each series head: report/cocci-inventory.md
+	@bash $(S)/cocci-inventory.sh
 
 bisect-build: deps ## build the base and every commit of $(SERIES) in order, with $(CONFIG)
 	@bash $(S)/build.sh series
@@ -69,13 +72,13 @@ help: ## this text
 	@echo "Usage: make [target] [VARIABLE=value ...]"
 	@echo
 	@echo "Targets:"
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z-]+):.*## /  \1\t/' | expand -t 16
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z-]+):.*## /\1\t/' | awk -F'\t' '{ printf "  %-16s %s\n", $$1, $$2 }'
 	@echo
 	@echo "Variables:"
 	@echo "  WORKDIR       all state: kernel tree, builds, ccache, report ($(WORKDIR))"
 	@echo "  KVER          linux-source version to import ($(KVER)); KVER=6.12 uses linux-source-6.12"
 	@echo "  SERIES        series to act on, comma-separated (default: all, bases first): $$(ls series | xargs)"
-	@echo "  CHECKS        checks to run, comma-separated (default: all): $$(ls checks | xargs)"
+	@echo "  CHECKS        checks to run, comma-separated (default: all): $$(for d in checks/*/run; do basename $${d%/run}; done | xargs)"
 	@echo "  CONFIG        kernel config for bisect-build and boot-test: smoke or debug ($(CONFIG))"
 	@echo "  DEBUG         make: 1 also boots each head on the debug config, 0 does not ($(DEBUG));"
 	@echo "                make boot-test DEBUG=1: boot only the heads, on the debug config"

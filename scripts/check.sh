@@ -3,12 +3,15 @@
 #
 # Each check is checks/<name>/run COMMIT LOG, run with TREE set (the kernel
 # tree), CHECK_SERIES_DIR (series/<name>/ of the series the commit belongs
-# to) and CHECK_SCRATCH (a directory of its own under $WORKDIR/check-work/
-# that persists between runs, for worktrees and build directories); it
+# to), CHECK_BASE and CHECK_HEAD (the series' base commit and its last
+# commit) and CHECK_SCRATCH (a directory of its own under
+# $WORKDIR/check-work/ that persists between runs, for worktrees and build
+# directories); it
 # prints a one-line summary and exits 0 (pass), 250 (warn), 4 (skip) or 1
 # (fail), as NIPA's do.
-# CHECKS=a,b runs only those.  A result is cached by commit id and by the
-# check's own files, so a run with nothing changed costs almost nothing;
+# CHECKS=a,b runs only those.  A result is cached by commit id, by the
+# check's own files and by the workspace files its optional `inputs` lists
+# (one path per line, relative to the repository: cocci/, say), so a run with nothing changed costs almost nothing;
 # failures are always run again.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
@@ -20,7 +23,7 @@ CHECKS_DIR=${CHECKS_DIR:-$WS_ROOT/checks}
 all_checks() {
 	local d
 	for d in "$CHECKS_DIR"/*/; do
-		[[ -x $d/run ]] && basename "$d"
+		if [[ -x $d/run ]]; then basename "$d"; fi
 	done
 }
 
@@ -37,19 +40,35 @@ selected_checks() {
 	done
 }
 
-# check_hash CHECK SERIES: the check's own files, and what a check may read
-# from the series besides the commit (its cover letter) and the workspace's
-# b4-config.
+# check_inputs CHECK: the workspace files named by checks/CHECK/inputs.
+check_inputs() {
+	local line
+	[[ -f $CHECKS_DIR/$1/inputs ]] || return 0
+	while IFS= read -r line || [[ -n $line ]]; do
+		line=${line%%#*}
+		line=$(echo "$line" | xargs)
+		[[ -z $line ]] && continue
+		[[ -e $WS_ROOT/$line ]] || die "checks/$1/inputs names '$line', which is not in the workspace"
+		find "$WS_ROOT/$line" -type f | LC_ALL=C sort
+	done <"$CHECKS_DIR/$1/inputs"
+}
+
+# check_hash CHECK SERIES: the check's own files and its inputs, what a
+# check may read from the series besides the commit (its cover letter), the
+# workspace's b4-config, and the shared checks/lib/.
 check_hash() {
 	local f
-	for f in "$CHECKS_DIR/$1"/* "$WS_ROOT/series/$2/cover-letter" "$WS_ROOT/b4-config"; do
-		if [[ -f $f ]]; then cat "$f"; fi
+	local -a inputs
+	capture inputs check_inputs "$1"
+	for f in "$CHECKS_DIR/$1"/* "${inputs[@]}" "$CHECKS_DIR"/lib/* \
+		"$WS_ROOT/series/$2/cover-letter" "$WS_ROOT/b4-config"; do
+		if [[ -f $f ]]; then printf '%s\n' "${f#"$WS_ROOT"/}"; cat "$f"; fi
 	done | sha256sum | cut -c1-16
 }
 
-# run_check CHECK SERIES SHA: prints "status seconds summary", caches it.
+# run_check CHECK SERIES SHA BASE HEAD: prints "status seconds summary", caches it.
 run_check() {
-	local check=$1 series=$2 sha=$3 key dir rc=0 t0 summary status
+	local check=$1 series=$2 sha=$3 base=$4 head=$5 key dir rc=0 t0 summary status
 	key=$CACHE/$check/$sha-$(check_hash "$check" "$series")
 	# Only successes are cached: a failure may come from the environment
 	# (a tool or a checkout missing) and is cheap to confirm.
@@ -63,7 +82,7 @@ run_check() {
 	t0=$(now)
 	mkdir -p "$WORKDIR/check-work/$check"
 	summary=$(TREE=$TREE CHECK_SERIES_DIR=$WS_ROOT/series/$series \
-		CHECK_SCRATCH=$WORKDIR/check-work/$check \
+		CHECK_BASE=$base CHECK_HEAD=$head CHECK_SCRATCH=$WORKDIR/check-work/$check \
 		"$CHECKS_DIR/$check/run" "$sha" "$dir/log" | head -n1) || rc=$?
 	case $rc in
 	0) status=pass ;;
@@ -80,7 +99,7 @@ run_check() {
 main() {
 	require_tree
 	take_lock
-	local s idx sha subj n c status secs summary rc=0
+	local s idx sha subj n c status secs summary base head rc=0
 	local -a checks rows
 	capture checks selected_checks
 	((${#checks[@]})) || die "no checks in $CHECKS_DIR/"
@@ -89,10 +108,12 @@ main() {
 	for s in "${selected_series_list[@]}"; do
 		capture rows series_commits "$s"
 		n=$((${#rows[@]} - 1))
+		read -r _ base _ <<<"${rows[0]}"
+		read -r _ head _ <<<"${rows[n]}"
 		for row in "${rows[@]:1}"; do
 			read -r idx sha subj <<<"$row"
 			for c in "${checks[@]}"; do
-				read -r status secs summary < <(run_check "$c" "$s" "$sha")
+				read -r status secs summary < <(run_check "$c" "$s" "$sha" "$base" "$head")
 				progress "$c" "$s [$idx/$n] ${sha:0:12} $subj: $status ${summary:-}"
 				record "$s" "$idx" "$sha" "$subj" "$c" "$status" "$secs" "${summary:-}"
 				[[ $status == fail ]] && rc=1

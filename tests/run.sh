@@ -4,7 +4,8 @@
 #   1. shellcheck over every shell script in the repository;
 #   2. bats: the workspace logic on fixture trees (tests/*.bats);
 #   3. the real end-to-end `make` on the distro kernel, then checks on its
-#      results (E2E=0 skips this part).
+#      results, then the checks' own tests on that kernel tree
+#      (tests/tree/*.bats; E2E=0 skips this part).
 # Ends with one "N passed, N failed" line.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -41,7 +42,7 @@ run_shellcheck() {
 	local -a files
 	mapfile -t files < <(shell_scripts)
 	echo "shellcheck: ${#files[@]} files"
-	shellcheck -x "${files[@]}" && shellcheck -s bash tests/*.bats
+	shellcheck -x "${files[@]}" && shellcheck -s bash tests/*.bats tests/tree/*.bats
 }
 
 run_bats() {
@@ -52,11 +53,16 @@ run_e2e() {
 	bash tests/e2e.sh
 }
 
+run_tree_bats() {
+	bats --print-output-on-failure tests/tree/
+}
+
 main() {
 	suite shellcheck run_shellcheck
 	suite bats run_bats
 	if [[ ${E2E:-1} == 1 ]]; then
 		suite end-to-end run_e2e
+		suite checks-on-the-tree run_tree_bats
 	else
 		echo "=== end-to-end: not run (E2E=0)"
 	fi

@@ -1,0 +1,107 @@
+#!/usr/bin/env bats
+# The checks that compile (sparse, build-warnings) and the uapi, kernel-doc
+# and signoff checks, on commits made for the test on the real tree.
+# shellcheck disable=SC2030,SC2031 # bats runs each test in a subshell
+
+load helpers
+
+# The same few commits serve every test in this file.
+setup_file() {
+	require_tree
+	local base
+	base=$(base_commit)
+	# A __user pointer read directly (sparse) and a function with no
+	# prototype (W=1), in a file x86 builds.
+	tree_commit "$base" "tty: n_tty: a test commit with two problems" \
+		'printf "%s\n" "int ws_no_proto(void);" "int ws_no_proto(void) { return 0; }" \
+			"int ws_user_read(int __user *p);" "int ws_user_read(int __user *p) { return *p; }" \
+			"void ws_missing(void) { }" >>drivers/tty/n_tty.c' >"$BATS_FILE_TMPDIR/warns"
+	tree_commit "$base" "tty: n_tty: a test commit with a comment" \
+		'sed -i "1a /* A comment. */" drivers/tty/n_tty.c' >"$BATS_FILE_TMPDIR/clean"
+	tree_commit "$base" "tty: n_tty: a test commit that does not compile" \
+		'echo "int ws_broken(void) { return ws_undeclared; }" >>drivers/tty/n_tty.c' >"$BATS_FILE_TMPDIR/broken"
+	tree_commit "$base" "asm-generic: termbits: a test commit with a kernel-only type" \
+		'echo "#define WS_TEST_FLAG ((u32)1)" >>include/uapi/asm-generic/termbits.h' >"$BATS_FILE_TMPDIR/uapi"
+	tree_commit "$base" "tty: n_tty: a test commit with a bad kernel-doc comment" \
+		'printf "%s\n" "/**" " * ws_doc() - no such parameter" " * @nope: not a parameter" " */" \
+			"static inline int ws_doc(int x) { return x; }" >>drivers/tty/n_tty.c' >"$BATS_FILE_TMPDIR/doc"
+}
+
+commit_of() {
+	cat "$BATS_FILE_TMPDIR/$1"
+}
+
+@test "sparse: a new __user dereference warns, and names it" {
+	run_check sparse "$(commit_of warns)"
+	[ "$status" -eq 250 ]
+	[[ $output == *"new sparse warnings"* ]]
+	grep -q 'drivers/tty/n_tty.c: warning: dereference of noderef expression' "$BATS_TEST_TMPDIR/log"
+}
+
+@test "sparse: a comment passes, and an object that stops compiling fails" {
+	run_check sparse "$(commit_of clean)"
+	[ "$status" -eq 0 ]
+	[[ $output == "no new sparse warnings in 1 objects"* ]]
+	run_check sparse "$(commit_of broken)"
+	[ "$status" -eq 1 ]
+	grep -q "ws_undeclared. undeclared" "$BATS_TEST_TMPDIR/log"
+}
+
+@test "build-warnings: a function with no prototype warns under W=1" {
+	run_check build-warnings "$(commit_of warns)"
+	[ "$status" -eq 250 ]
+	[[ $output == *"new W=1 warnings"* ]]
+	grep -q "no previous prototype for .ws_missing." "$BATS_TEST_TMPDIR/log"
+	run grep -c "for .ws_no_proto." "$BATS_TEST_TMPDIR/log"
+	[ "$output" = 0 ]
+}
+
+@test "build-warnings: a comment passes, and an object that stops compiling fails" {
+	run_check build-warnings "$(commit_of clean)"
+	[ "$status" -eq 0 ]
+	run_check build-warnings "$(commit_of broken)"
+	[ "$status" -eq 1 ]
+}
+
+@test "build checks: a commit with no object to build passes at once" {
+	run_check sparse "$(commit_of uapi)"
+	[ "$status" -eq 0 ]
+	[[ $output == *"no object to build"* || $output == "no new sparse warnings"* ]]
+}
+
+@test "uapi: a kernel-only type in a uapi header fails" {
+	run_check uapi "$(commit_of uapi)"
+	[ "$status" -eq 1 ]
+	[[ $output == *"asm-generic/termbits.h> uses a kernel-only type"* ]]
+}
+
+@test "uapi: a commit that touches no uapi header passes" {
+	run_check uapi "$(commit_of clean)"
+	[ "$status" -eq 0 ]
+	[[ $output == "no uapi header touched" ]]
+}
+
+@test "kernel-doc: a comment for a parameter that is not there warns" {
+	run_check kernel-doc "$(commit_of doc)"
+	[ "$status" -eq 250 ]
+	[[ $output == *"new kernel-doc warnings"* ]]
+	grep -q "nope" "$BATS_TEST_TMPDIR/log"
+	run_check kernel-doc "$(commit_of clean)"
+	[ "$status" -eq 0 ]
+}
+
+@test "signoff: the test commits pass; no Signed-off-by or no prefix fails" {
+	run_check signoff "$(commit_of clean)"
+	[ "$status" -eq 0 ]
+	local base nosob noprefix
+	base=$(base_commit)
+	nosob=$(git -C "$TREE" commit-tree -p "$base" -m "tty: n_tty: no sign-off" "$(commit_of clean)^{tree}")
+	run_check signoff "$nosob"
+	[ "$status" -eq 1 ]
+	[[ $output == *"no Signed-off-by from the author"* ]]
+	noprefix=$(git -C "$TREE" commit-tree -p "$base" -m "no prefix here" \
+		-m "Signed-off-by: $(git -C "$TREE" log -1 --format='%an <%ae>' "$(commit_of clean)")" "$(commit_of clean)^{tree}")
+	run_check signoff "$noprefix"
+	[ "$status" -eq 1 ]
+	[[ $output == *"prefix"* ]]
+}
