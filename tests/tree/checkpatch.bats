@@ -1,0 +1,48 @@
+#!/usr/bin/env bats
+# checks/checkpatch on commits made for the test on the imported kernel.
+# Run with: bats tests/tree/checkpatch.bats (after make has imported it).
+# shellcheck disable=SC2154 # $status and $output are set by bats' run
+
+load helpers
+
+setup() {
+	require_tree
+}
+
+# comment_commit SUBJECT LINE: a commit that adds LINE (a comment, say)
+# above the first #include of drivers/tty/n_tty.c.
+comment_commit() {
+	tree_commit "$(base_commit)" "$1" \
+		"sed -i '0,/^#include/s||$2\\n&|' drivers/tty/n_tty.c"
+}
+
+@test "checkpatch: a clean commit passes" {
+	local c
+	c=$(comment_commit "tty: n_tty: say what the file is" \
+		"/* The default line discipline for terminals. */")
+	run_check checkpatch "$c"
+	[ "$status" -eq 0 ]
+	[ "$output" = clean ]
+}
+
+@test "checkpatch: a word only codespell knows is a TYPO_SPELLING warning" {
+	local c
+	# "wich" is in codespell's dictionary but not in scripts/spelling.txt,
+	# so only --codespell finds it.
+	c=$(comment_commit "tty: n_tty: say what the file is" \
+		"/* The line discipline wich terminals use. */")
+	run_check checkpatch "$c"
+	[ "$status" -eq 250 ]
+	[[ $output == *TYPO_SPELLING* ]]
+	grep -q "^WARNING:TYPO_SPELLING: 'wich' may be misspelled - perhaps 'which'?" "$BATS_TEST_TMPDIR/log"
+	[ "$(grep -c "No codespell typos will be found" "$BATS_TEST_TMPDIR/log")" = 0 ]
+}
+
+@test "checkpatch: an ERROR (trailing whitespace) fails" {
+	local c
+	c=$(comment_commit "tty: n_tty: say what the file is" \
+		"/* The default line discipline for terminals. */ ")
+	run_check checkpatch "$c"
+	[ "$status" -eq 1 ]
+	[[ $output == *"ERROR:TRAILING_WHITESPACE"* ]]
+}
