@@ -57,6 +57,7 @@ matrix: ## print the matrix of the last run again (and rewrite summary.md)
 bench: deps ## run everything, then the pty throughput of base against head; print all figures (bench.tsv, bench-pty.tsv)
 	@bash $(S)/all.sh || true
 	@bash $(S)/boot.sh bench
+	@bash $(S)/check.sh bench
 	@bash $(S)/bench.sh
 
 test: deps ## the workspace's test suite: bats, shellcheck, then the real end-to-end make (E2E=0 skips it)

@@ -74,18 +74,25 @@ objects() {
 	} | grep -vE '^(tools|samples|scripts|Documentation|usr)/' | sed 's/\.c$/.o/' | sort -u || true
 }
 
-# configure: an allmodconfig for x86_64 in $obj, without the options that
-# only slow a compile down or turn warnings into errors (WERROR, the
-# sanitizers, coverage, debug info).  Made once; kbuild keeps it in step
-# with later commits' Kconfig.
+# configure MAKEARG...: an allmodconfig for x86_64 in $obj, without the
+# options that only slow a compile down or turn warnings into errors
+# (WERROR, the sanitizers, coverage, debug info), and what objects need
+# first (generated headers, host tools), built with the check's own flags
+# (W=1 changes some; C= is left out, it would check it all) so that later
+# builds do not redo it.  Made once; kbuild keeps it in step with later
+# commits.  Its messages go to $obj/prepare.log and never count.
 configure() {
-	[[ -f $obj/.config ]] && return 0
+	[[ -f $obj/.config && -f $obj/prepare.done ]] && return 0
 	mkdir -p "$obj"
+	rm -f "$obj/prepare.done"
 	make -s -C "$src" O="$obj" allmodconfig >/dev/null
 	"$src/scripts/config" --file "$obj/.config" -d WERROR -d GCOV_KERNEL -d UBSAN \
 		-d KASAN -d KCSAN -d KCOV -d GCC_PLUGINS -d DEBUG_INFO_DWARF_TOOLCHAIN_DEFAULT \
 		-d DEBUG_INFO_DWARF4 -d DEBUG_INFO_DWARF5 -e DEBUG_INFO_NONE
 	make -s -C "$src" O="$obj" olddefconfig >/dev/null
+	make -s "${kbuild[@]}" "${@/#C=*/C=0}" prepare scripts >"$obj/prepare.log" 2>&1 ||
+		{ echo "make prepare failed in $obj: see $obj/prepare.log" >&2; return 1; }
+	touch "$obj/prepare.done"
 }
 
 # compile_messages REV OUT MAKEARG...: build the objects at REV with the
@@ -98,12 +105,7 @@ compile_messages() {
 	shift 2
 	local -a kbuild=(-C "$src" O="$obj" -j"${JOBS:-$(nproc)}" CC="${CHECK_CC:-ccache gcc}")
 	checkout "$rev"
-	configure
-	# What the objects need first (generated headers, host tools) is built
-	# apart, so that its own messages never count; with the same flags
-	# (W=1 changes some), but not C=, which would check it all again.
-	make -s "${kbuild[@]}" "${@/#C=*/C=0}" prepare scripts >"$out.prepare" 2>&1 ||
-		{ cat "$out.prepare" >"$out"; return 2; }
+	configure "$@" || return 2
 	for o in "${targets[@]}"; do rm -f "$obj/$o"; done
 	LC_ALL=C make -k "${kbuild[@]}" "$@" "${targets[@]}" >"$out" 2>&1 || rc=$?
 	grep -E '(warning|error): ' "$out" | sed -E "s#$src/##g; s#^([^: ]+):[0-9]+(:[0-9]+)?: #\\1: #; s#‘|’#'#g" |
