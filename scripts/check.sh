@@ -11,7 +11,8 @@
 # (fail), as NIPA's do.
 # CHECKS=a,b runs only those.  A result is cached by commit id, by the
 # check's own files and by the workspace files its optional `inputs` lists
-# (one path per line, relative to the repository: cocci/, say), so a run with nothing changed costs almost nothing;
+# (one path per line, relative to the repository: cocci, or
+# series/{series}/cover-letter), so a run with nothing changed costs almost nothing;
 # failures are always run again.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
@@ -40,28 +41,33 @@ selected_checks() {
 	done
 }
 
-# check_inputs CHECK: the workspace files named by checks/CHECK/inputs.
+# check_inputs CHECK SERIES: the workspace files named by
+# checks/CHECK/inputs; "{series}" in a line stands for the series' name,
+# and such a file may be missing (a series without a cover letter).
 check_inputs() {
-	local line
+	local line path
 	[[ -f $CHECKS_DIR/$1/inputs ]] || return 0
 	while IFS= read -r line || [[ -n $line ]]; do
 		line=${line%%#*}
 		line=$(echo "$line" | xargs)
 		[[ -z $line ]] && continue
-		[[ -e $WS_ROOT/$line ]] || die "checks/$1/inputs names '$line', which is not in the workspace"
-		find "$WS_ROOT/$line" -type f | LC_ALL=C sort
+		path=$WS_ROOT/${line//\{series\}/$2}
+		[[ $line != series/* ]] || path=$SERIES_DIR/${path#"$WS_ROOT"/series/}
+		if [[ ! -e $path ]]; then
+			[[ $line == *"{series}"* ]] && continue
+			die "checks/$1/inputs names '$line', which is not in the workspace"
+		fi
+		find "$path" -type f | LC_ALL=C sort
 	done <"$CHECKS_DIR/$1/inputs"
 }
 
-# check_hash CHECK SERIES: the check's own files and its inputs, what a
-# check may read from the series besides the commit (its cover letter), the
-# workspace's b4-config, and the shared checks/lib/.
+# check_hash CHECK SERIES: the check's own files, the shared checks/lib/,
+# and what its inputs file names.
 check_hash() {
 	local f
 	local -a inputs
-	capture inputs check_inputs "$1"
-	for f in "$CHECKS_DIR/$1"/* "${inputs[@]}" "$CHECKS_DIR"/lib/* \
-		"$WS_ROOT/series/$2/cover-letter" "$WS_ROOT/b4-config"; do
+	capture inputs check_inputs "$1" "$2"
+	for f in "$CHECKS_DIR/$1"/* "$CHECKS_DIR"/lib/* "${inputs[@]}"; do
 		if [[ -f $f ]]; then printf '%s\n' "${f#"$WS_ROOT"/}"; cat "$f"; fi
 	done | sha256sum | cut -c1-16
 }
@@ -81,7 +87,7 @@ run_check() {
 	mkdir -p "$dir"
 	t0=$(now)
 	mkdir -p "$WORKDIR/check-work/$check"
-	summary=$(TREE=$TREE CHECK_SERIES_DIR=$WS_ROOT/series/$series \
+	summary=$(TREE=$TREE CHECK_SERIES_DIR=$SERIES_DIR/$series \
 		CHECK_BASE=$base CHECK_HEAD=$head CHECK_SCRATCH=$WORKDIR/check-work/$check \
 		"$CHECKS_DIR/$check/run" "$sha" "$dir/log" | head -n1) || rc=$?
 	case $rc in

@@ -489,6 +489,35 @@ boot_fixture() {
 	[ "$(wc -l <"$FLAKY_COUNT")" -eq 2 ]
 }
 
+@test "a check runs again when a file its inputs names changes, and gets the series' base and head" {
+	import_fixture
+	make_series one linux-source "a.c:int a;:fixture: add a" "b.c:int b;:fixture: add b"
+	ws apply.sh
+	echo "first" >"$SERIES_DIR/one/cover-letter"
+	mkdir -p "$BATS_TEST_TMPDIR/checks/reader"
+	printf '%s\n' "series/{series}/cover-letter" >"$BATS_TEST_TMPDIR/checks/reader/inputs"
+	cat >"$BATS_TEST_TMPDIR/checks/reader/run" <<-'EOF'
+		#!/bin/sh
+		echo "$1" >>"$READER_COUNT"
+		echo "base=$CHECK_BASE head=$CHECK_HEAD"
+	EOF
+	chmod +x "$BATS_TEST_TMPDIR/checks/reader/run"
+	export READER_COUNT=$BATS_TEST_TMPDIR/count
+	CHECKS_DIR=$BATS_TEST_TMPDIR/checks run ws check.sh
+	[ "$status" -eq 0 ]
+	[[ $(results_row one 1 reader) == "pass base=$(tree rev-parse linux-source) head=$(tree rev-parse one)" ]]
+	CHECKS_DIR=$BATS_TEST_TMPDIR/checks run ws check.sh
+	[ "$(wc -l <"$READER_COUNT")" -eq 2 ]
+	echo "second" >"$SERIES_DIR/one/cover-letter"
+	CHECKS_DIR=$BATS_TEST_TMPDIR/checks run ws check.sh
+	[ "$status" -eq 0 ]
+	[ "$(wc -l <"$READER_COUNT")" -eq 4 ]
+	echo "missing" >"$BATS_TEST_TMPDIR/checks/reader/inputs"
+	CHECKS_DIR=$BATS_TEST_TMPDIR/checks run ws check.sh
+	[ "$status" -ne 0 ]
+	[[ $output == *"checks/reader/inputs names 'missing'"* ]]
+}
+
 @test "the matrix shows commits by stages, writes summary.md and fails on a failed cell" {
 	mkdir -p "$WORKDIR/report"
 	{
