@@ -54,11 +54,27 @@ boot-test: deps ## boot every commit of $(SERIES) in QEMU; DEBUG=1 boots only th
 matrix: ## print the matrix of the last run again (and rewrite summary.md)
 	@bash $(S)/matrix.sh
 
-bench: deps ## run everything, then the pty throughput of base against head; print all figures (bench.tsv, bench-pty.tsv)
+bench: deps ## run everything; pty throughput base vs head, checks on a two-file commit, the cocci inventory; print all figures
 	@bash $(S)/all.sh || true
 	@bash $(S)/boot.sh bench
 	@bash $(S)/check.sh bench
+	@bash $(S)/cocci-inventory.sh
 	@bash $(S)/bench.sh
+
+# make send, reroll and trailers: b4 on the throwaway tree (scripts/b4.sh).
+SEND ?= 0
+MBOX ?=
+export SEND MBOX
+.PHONY: send reroll trailers
+
+send: deps ## b4 prep and b4 send -o for $(SERIES): messages in $(WORKDIR)/outgoing/<name>-v<N>/, listed; SEND=1 sends them
+	@bash $(S)/send.sh
+
+reroll: deps ## start v<N+1> of $(SERIES): bump series/<name>/version, range-diff against v<N> under "Changes in v<N+1>"
+	@bash $(S)/reroll.sh
+
+trailers: deps ## Reviewed/Acked/Tested-by from the replies in MBOX=<file> onto $(SERIES) (b4 trailers -u), then export
+	@bash $(S)/trailers.sh
 
 test: deps ## the workspace's test suite: bats, shellcheck, then the real end-to-end make (E2E=0 skips it)
 	@bash tests/run.sh
@@ -90,6 +106,8 @@ help: ## this text
 	@echo "  FORCE         apply: 1 replaces a branch edited in the tree (kept as a backup ref)"
 	@echo "  BENCH_BOOTS   bench: boots of base and of head each, for the pty throughput ($(BENCH_BOOTS))"
 	@echo "  E2E           test: 0 skips the end-to-end run on the real kernel ($(E2E))"
+	@echo "  SEND          send: 1 sends through SMTP (your git config's sendemail.*, or b4-config's); 0 only writes ($(SEND))"
+	@echo "  MBOX          trailers: the review replies, a thread saved from lore as an mbox (gzipped or not)"
 	@echo "  MIN_FREE_GB   free disk a run needs before it starts (12)"
 	@echo "  NO_DEPS       make: 1 skips make deps (a machine without apt-get)"
 	@echo
