@@ -1,0 +1,189 @@
+#!/usr/bin/env bash
+# send.sh: make send SERIES=<name> [SEND=1].
+#
+# Turns the applied series into b4's prep branch b4/<name> (scripts/b4.sh):
+# the cover letter is series/<name>/cover-letter, the revision
+# series/<name>/version.  b4 prep --auto-to-cc adds what get_maintainer.pl
+# names to the cover letter's own To:/Cc: lines, and b4 send -o writes
+# every message to $WORKDIR/outgoing/<name>-v<N>/; the subjects and
+# recipients are listed, and the version is tagged <name>-v<N> in the tree.
+#
+# Nothing leaves the machine unless SEND=1 is given.  Then everything is
+# checked first (the cover letter, the series, the SMTP server, that v<N>
+# was not sent before), and b4 send sends through the SMTP server of the
+# user's own git config or of b4-config.  A sent version is marked in
+# outgoing/<name>-v<N>/sent and is never sent again: make reroll starts the
+# next one.
+#
+# A cover letter that make reroll gave a range-diff gets it brought up to
+# date with the series first.
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+source "$(dirname "$0")/lib.sh"
+# shellcheck source=scripts/b4.sh
+source "$(dirname "$0")/b4.sh"
+
+SEND=${SEND:-0}
+
+check_send_flag() {
+	[[ $SEND == 0 || $SEND == 1 ]] || die "SEND must be 0 (write the messages only) or 1 (send them), not '$SEND'"
+}
+
+refuse_sent_version() {
+	local name=$1 rev=$2 f when
+	f=$(outgoing_dir "$name" "$rev")/sent
+	was_sent "$name" "$rev" || return 0
+	when=$(sed -n 's/^sent: //p' "$f" 2>/dev/null || echo "tag sent/$name-v$rev in $TREE")
+	die "v$rev of $name was sent already ($when; ${f%/sent}/ keeps its messages): run 'make reroll SERIES=$name' to start v$((rev + 1))"
+}
+
+# refresh_changelog NAME REV: the range-diff against v<REV-1> that make
+# reroll put into the cover letter, brought up to date with the series.
+refresh_changelog() {
+	local name=$1 rev=$2 old=$(($2 - 1))
+	((old >= 1)) || return 0
+	grep -qx "Range-diff against v$old:" "$SERIES_DIR/$name/cover-letter" || return 0
+	if ! git_tree rev-parse -q --verify "refs/tags/$(version_tag "$name" "$old")" >/dev/null; then
+		warn "series/$name/cover-letter has a range-diff against v$old, but $TREE has no tag $(version_tag "$name" "$old") to bring it up to date"
+		return 0
+	fi
+	if write_changelog "$name" "$rev" "$old"; then
+		progress send "$name: series/$name/cover-letter: the range-diff against v$old is up to date with the series again"
+	fi
+}
+
+# smtp_setting KEY: sendemail.KEY as b4 reads it (b4.sendemail-identity
+# picks sendemail.<identity>.KEY first).
+smtp_setting() {
+	local identity
+	identity=$(git_tree config --get b4.sendemail-identity || true)
+	if [[ -n $identity ]] && git_tree config --get "sendemail.$identity.$1"; then
+		return 0
+	fi
+	git_tree config --get "sendemail.$1" || true
+}
+
+# smtp_origin: where the SMTP server setting comes from, for messages.
+smtp_origin() {
+	local origin
+	origin=$(git_tree config --show-origin --get-regexp '^sendemail\.([^.]+\.)?smtpserver$' | tail -n1 | cut -f1)
+	origin=${origin#file:}
+	if [[ $origin == *"$B4_GITCONFIG" ]]; then
+		echo "$B4_CONFIG ([sendemail] smtpServer, smtpServerPort)"
+	else
+		echo "${origin:-your git config} (sendemail.smtpServer, sendemail.smtpServerPort)"
+	fi
+}
+
+check_smtp_configured() {
+	[[ -n $(smtp_setting smtpserver) ]] && return 0
+	die "SEND=1, but no SMTP server is configured: set sendemail.smtpServer (and sendemail.smtpServerPort, sendemail.smtpEncryption, sendemail.smtpUser) in your git config (git config --global sendemail.smtpServer smtp.example.org) or in the [sendemail] section of $B4_CONFIG. Nothing was sent."
+}
+
+check_smtp_reachable() {
+	local server
+	server=$(smtp_setting smtpserver)
+	progress send "checking the SMTP server $server (from $(smtp_origin))"
+	b4mail smtp-check "$server" "$(smtp_setting smtpserverport)" "$(smtp_setting smtpencryption)" \
+		"SEND=1, $(smtp_origin)" || die "nothing was sent"
+}
+
+# add_recipients: b4 prep --auto-to-cc: get_maintainer.pl's addresses for
+# every patch, added to the cover letter's own To:/Cc: lines.
+add_recipients() {
+	local name=$1 out
+	out=$(run_b4 prep --auto-to-cc 2>&1) || die "b4 prep --auto-to-cc failed for $name:
+$out"
+	progress send "$name: b4 prep --auto-to-cc added what get_maintainer.pl names to the cover letter's To:/Cc:"
+}
+
+# write_messages NAME REV: b4 send -o into outgoing/NAME-vREV/ (replaced
+# whole, once b4 succeeded).
+write_messages() {
+	local name=$1 rev=$2 dir new out
+	dir=$(outgoing_dir "$name" "$rev")
+	new=$OUTGOING/.${dir##*/}.partial
+	LEFTOVERS+=("$new")
+	rm -rf "$new"
+	mkdir -p "$OUTGOING"
+	out=$(
+		# Without an SMTP server b4 would pick its web endpoint in a
+		# kernel tree, and sign for it: -o only writes files, so name a
+		# server that is never run.
+		if [[ -z $(smtp_setting smtpserver) ]]; then
+			export GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=sendemail.smtpServer GIT_CONFIG_VALUE_0=/bin/false
+		fi
+		run_b4 send -o "$new" 2>&1
+	) || die "b4 send -o failed for $name v$rev:
+$out"
+	compgen -G "$new/*.eml" >/dev/null || die "b4 send -o wrote no messages for $name v$rev:
+$out"
+	rm -rf "$dir"
+	mv "$new" "$dir"
+}
+
+list_messages() {
+	local dir=$1
+	progress send "$(find "$dir" -name '*.eml' | wc -l) messages in $dir:"
+	b4mail summary "$dir"
+}
+
+# send_messages NAME REV: b4 send, for real.  b4 asks for Enter before the
+# first message; the checks before this one were the workspace's answer.
+send_messages() {
+	local name=$1 rev=$2 log
+	log=$LOGS/send-$name-v$rev.log
+	mkdir -p "$LOGS"
+	progress send "$name v$rev: b4 send (log: $log)"
+	if ! printf '\n' | run_b4 send >"$log" 2>&1; then
+		sed 's/^/  /' "$log" >&2
+		die "b4 send failed for $name v$rev (above, and in $log): any message it listed before the error went out; v$rev is not marked as sent"
+	fi
+	# (b4's "Press Enter" prompt ends with no newline.)
+	awk '/Connecting to|Sending via/ { on = 1 } on && /^  \[|^Sent /' "$log"
+}
+
+# mark_sent NAME REV: outgoing/NAME-vREV/sent, with the cover letter's
+# message-id as b4 recorded it.
+mark_sent() {
+	local name=$1 rev=$2 msgid dir
+	dir=$(outgoing_dir "$name" "$rev")
+	msgid=$(prep_git log -1 -F --grep='--- b4-submit-tracking ---' --format=%B | b4mail sent-msgid "$rev" || true)
+	write_file "$dir/sent" < <(
+		echo "sent: $(date -R)"
+		echo "smtp: $(smtp_setting smtpserver):$(smtp_setting smtpserverport)"
+		[[ -z $msgid ]] || echo "message-id: <$msgid>"
+	)
+	progress send "$name v$rev was sent${msgid:+ (cover letter <$msgid>)}; $dir/ keeps the messages as b4 wrote them just before (the sent ones differ in Date, Message-Id, In-Reply-To and References)"
+}
+
+main() {
+	local name rev
+	check_send_flag
+	name=$(the_series send)
+	rev=$(series_version "$name")
+	require_tree
+	take_lock
+	refuse_sent_version "$name" "$rev"
+	check_cover "$name"
+	install_b4_config
+	if [[ $SEND == 1 ]]; then
+		check_smtp_configured
+		check_smtp_reachable
+	fi
+	ensure_applied "$name"
+	refresh_changelog "$name" "$rev"
+	build_prep_branch "$name" "$rev"
+	add_recipients "$name"
+	write_messages "$name" "$rev"
+	tag_version "$name" "$rev"
+	list_messages "$(outgoing_dir "$name" "$rev")"
+	if [[ $SEND == 0 ]]; then
+		progress send "$name v$rev: nothing was sent; 'make send SERIES=$name SEND=1' sends these"
+		return 0
+	fi
+	send_messages "$name" "$rev"
+	mark_sent "$name" "$rev"
+}
+
+main "$@"
