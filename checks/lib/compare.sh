@@ -3,6 +3,32 @@
 # at the commit and, only when that shows anything, at its parent; count
 # what the commit adds.  Sourced after kbuild.sh; uses $commit and $log.
 
+# cached_messages REV OUT MAKEARG...: compile_messages, kept in the
+# scratch directory by revision, objects, arguments and compiler, so that
+# the parent's build is free when the previous commit of the series built
+# the same objects (a series that keeps touching kernel/signal.c).
+cached_messages() {
+	local rev=$1 out=$2 key rc=0
+	shift 2
+	rev=$(git_tree rev-parse "$rev")
+	key=$scratch/messages/$({
+		echo "$rev $*" "${targets[@]}"
+		${CHECK_CC:-gcc} --version | head -n1
+	} | sha256sum | cut -c1-32)
+	if [[ -f $key.rc ]]; then
+		cp "$key.out" "$out"
+		cat "$key.txt"
+		return "$(cat "$key.rc")"
+	fi
+	mkdir -p "$scratch/messages"
+	compile_messages "$rev" "$out" "$@" >"$key.txt.tmp" || rc=$?
+	cp "$out" "$key.out"
+	mv "$key.txt.tmp" "$key.txt"
+	echo "$rc" >"$key.rc"
+	cat "$key.txt"
+	return "$rc"
+}
+
 # compare_builds NAME WHAT MAKEARG...: the whole check.  NAME names the
 # temporary files, WHAT the messages in the summary ("sparse warnings").
 compare_builds() {
@@ -20,9 +46,9 @@ compare_builds() {
 	tmp=$(mktemp -d)
 	# shellcheck disable=SC2064 # expand now: tmp is local
 	trap "rm -rf '$tmp'" EXIT
-	compile_messages "$commit" "$tmp/new.out" "$@" >"$tmp/new.txt" || rc_new=$?
+	cached_messages "$commit" "$tmp/new.out" "$@" >"$tmp/new.txt" || rc_new=$?
 	if [[ -s $tmp/new.txt ]] || ((rc_new != 0)); then
-		compile_messages "$commit^" "$tmp/old.out" "$@" >"$tmp/old.txt" || rc_old=$?
+		cached_messages "$commit^" "$tmp/old.out" "$@" >"$tmp/old.txt" || rc_old=$?
 	else
 		: >"$tmp/old.txt"
 	fi
