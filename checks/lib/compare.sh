@@ -1,4 +1,5 @@
 # shellcheck shell=bash
+# shellcheck disable=SC2154 # tree, scratch, commit, log, targets: set by the run script that sources this
 # checks/lib/compare.sh: build the commit's objects (checks/lib/kbuild.sh)
 # at the commit and, only when that shows anything, at its parent; count
 # what the commit adds.  Sourced after kbuild.sh; uses $commit and $log.

@@ -1,4 +1,5 @@
 # shellcheck shell=bash
+# shellcheck disable=SC2154 # tree, scratch, commit, log, targets: set by the run script that sources this
 # checks/lib/kbuild.sh: what the checks that compile share.  Sourced by a
 # check's run script after it has set $tree (the kernel tree) and $scratch
 # (its CHECK_SCRATCH).  Each check keeps its own worktree ($scratch/src) and
