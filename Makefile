@@ -11,11 +11,12 @@ ACCEL ?= auto
 BOOT_TIMEOUT ?= 300
 TEST_TIMEOUT ?= 120
 JOBS ?= $(shell nproc)
+CHECK_JOBS ?= $(shell nproc)
 FORCE ?= 0
 E2E ?= 1
 BENCH_BOOTS ?= 3
 
-export WORKDIR KVER SERIES CHECKS DEBUG CONFIG ACCEL BOOT_TIMEOUT TEST_TIMEOUT JOBS FORCE E2E BENCH_BOOTS
+export WORKDIR KVER SERIES CHECKS DEBUG CONFIG ACCEL BOOT_TIMEOUT TEST_TIMEOUT JOBS CHECK_JOBS FORCE E2E BENCH_BOOTS
 export WS_ROOT := $(CURDIR)
 
 S := $(CURDIR)/scripts
@@ -103,6 +104,7 @@ help: ## this text
 	@echo "  BOOT_TIMEOUT  seconds before a boot counts as hung ($(BOOT_TIMEOUT))"
 	@echo "  TEST_TIMEOUT  seconds for one guest test program ($(TEST_TIMEOUT))"
 	@echo "  JOBS          make -j for kernel builds ($(JOBS))"
+	@echo "  CHECK_JOBS    check: how many checks of one commit run at once ($(CHECK_JOBS))"
 	@echo "  FORCE         apply: 1 replaces a branch edited in the tree (kept as a backup ref)"
 	@echo "  BENCH_BOOTS   bench: boots of base and of head each, for the pty throughput ($(BENCH_BOOTS))"
 	@echo "  E2E           test: 0 skips the end-to-end run on the real kernel ($(E2E))"
