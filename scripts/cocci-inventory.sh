@@ -173,12 +173,7 @@ write_report() {
 		echo
 		echo "## Totals"
 		echo
-		row="| script | confidence |"
-		for l in "${labels[@]}"; do row+=" $l |"; done
-		echo "$row"
-		row="|---|---|"
-		for l in "${labels[@]}"; do row+="---:|"; done
-		echo "$row"
+		labels_header "| script | confidence |" "|---|---|" "${labels[@]}"
 		for name in "${names[@]}"; do
 			row="| $name | $(confidence "$name") |"
 			for l in "${labels[@]}"; do row+=" $(count "$name" "$work/$l.txt") |"; done
@@ -190,12 +185,7 @@ write_report() {
 		echo
 		echo "Scan time (seconds; a cached scan shows the time of the scan that made it):"
 		echo
-		row="| script |"
-		for l in "${labels[@]}"; do row+=" $l |"; done
-		echo "$row"
-		row="|---|"
-		for l in "${labels[@]}"; do row+="---:|"; done
-		echo "$row"
+		labels_header "| script |" "|---|" "${labels[@]}"
 		for name in "${names[@]}" total; do
 			row="| $name |"
 			for l in "${labels[@]}"; do
@@ -273,6 +263,18 @@ spatch_version() {
 
 declare -A SHAS=() BASES=()
 SKIPPED=()
+
+# labels_header FIRST RULE LABEL...: a Markdown table's header, the
+# columns FIRST and then one right-aligned column per LABEL.
+labels_header() {
+	local head=$1 rule=$2 l
+	shift 2
+	for l in "$@"; do
+		head+=" $l |"
+		rule+="---:|"
+	done
+	printf '%s\n%s\n' "$head" "$rule"
+}
 
 main() {
 	require_tree
