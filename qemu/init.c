@@ -12,6 +12,9 @@
  *	...
  *	# ws-init: done
  *
+ * A test named <name>.plain prints no KTAP: its lines are indented as
+ * diagnostics ("  # ...") and its exit status alone is reported, as <name>.
+ *
  * then syncs and reboots (the host runs qemu with -no-reboot).
  *
  * When it is not PID 1 it is a plain program that can be tried on the host:
@@ -299,15 +302,24 @@ struct linebuf {
 	size_t len;
 };
 
+/*
+ * A test whose name ends in PLAIN_SUFFIX does not print KTAP (the tree's
+ * x86 selftests, for one): its lines become diagnostics ("# ...") and its
+ * exit status alone is its result, reported under the name without the
+ * suffix.
+ */
+#define PLAIN_SUFFIX	".plain"
+static bool plain_output;
+
 static void emit_line(const char *s, size_t len)
 {
-	char out[sizeof(((struct linebuf *)0)->buf) + 4];
+	char out[sizeof(((struct linebuf *)0)->buf) + 6];
+	size_t pre = plain_output ? 4 : 2;
 
-	out[0] = ' ';
-	out[1] = ' ';
-	memcpy(out + 2, s, len);
-	out[len + 2] = '\n';
-	ktap_write(out, len + 3);
+	memcpy(out, plain_output ? "  # " : "  ", pre);
+	memcpy(out + pre, s, len);
+	out[len + pre] = '\n';
+	ktap_write(out, len + pre + 1);
 }
 
 static void feed(struct linebuf *lb, const char *data, size_t n)
@@ -420,21 +432,27 @@ static pid_t spawn(const char *dir, const char *name, int out)
 	_exit(127);
 }
 
-static void run_test(const char *dir, const char *name, int num,
+static void run_test(const char *dir, const char *file, int num,
 		     unsigned int timeout)
 {
 	struct linebuf lb = { .len = 0 };
 	long long deadline, t0;
 	bool eof = false, reaped = false, timed_out = false;
 	int pfd[2], status = 0;
+	size_t len = strlen(file), slen = strlen(PLAIN_SUFFIX);
+	char name[NAME_MAX + 1];
 	pid_t pid;
+
+	plain_output = len > slen && !strcmp(file + len - slen, PLAIN_SUFFIX);
+	snprintf(name, sizeof(name), "%.*s",
+		 (int)(plain_output ? len - slen : len), file);
 
 	if (pipe2(pfd, O_CLOEXEC)) {
 		diag("pipe: %s", strerror(errno));
 		ktap("not ok %d %s # pipe failed\n", num, name);
 		return;
 	}
-	pid = spawn(dir, name, pfd[1]);
+	pid = spawn(dir, file, pfd[1]);
 	close(pfd[1]);
 	if (pid < 0) {
 		diag("fork: %s", strerror(errno));

@@ -43,25 +43,59 @@ probe_accel() {
 	rm -f "$log"
 }
 
-# guest_cc OUT SRC HEADERS KSFT: compile one guest program, static.
+# guest_cc OUT SRC HEADERS KSFT [FLAGS...]: compile one guest program,
+# static; FLAGS (-m32, for one) come last.
 guest_cc() {
 	local out=$1 src=$2 hdr=$3 ksft=$4
-	"$GUEST_CC" -static -O2 -Wall -isystem "$hdr" -I "$ksft" -o "$out" "$src"
+	"$GUEST_CC" -static -O2 -Wall -isystem "$hdr" -I "$ksft" -o "$out" "$src" "${@:5}"
+}
+
+# KSFT_DIR: where the staged tree keeps kselftest.h and the selftests.
+KSFT_DIR=tools/testing/selftests
+
+# kselftest_entries: qemu/kselftests without comments, one test a line:
+# PATH [plain] [m32] [needs=TREE_PATH[,TREE_PATH...]].
+kselftest_entries() {
+	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$WS_ROOT/qemu/kselftests"
 }
 
 # stage_selftests SHA DIR: the tree's own selftests that the workspace runs
-# (listed in qemu/kselftests), as they are at commit SHA, copied into DIR
-# under their selftests path, beside the commit's kselftest.h, so that their
-# "../kselftest.h" resolves.  A listed test the commit does not have yet is
-# left out: it does not apply there.
+# (qemu/kselftests), and the tree files they include (needs=), as they are
+# at commit SHA, copied into DIR at their paths in the tree, so that their
+# "../kselftest.h" and "../../../../arch/..." includes resolve.  A listed
+# test the commit does not have yet is left out: it does not apply there.
 stage_selftests() {
-	local sha=$1 dir=$2 path
-	while read -r path; do
-		[[ -z $path || $path == \#* ]] && continue
-		git_tree cat-file -e "$sha:tools/testing/selftests/$path" 2>/dev/null || continue
-		mkdir -p "$dir/$(dirname "$path")"
-		git_tree show "$sha:tools/testing/selftests/$path" >"$dir/$path"
-	done <"$WS_ROOT/qemu/kselftests"
+	local sha=$1 dir=$2 path opts f
+	while read -r path opts; do
+		git_tree cat-file -e "$sha:$KSFT_DIR/$path" 2>/dev/null || continue
+		for f in "$KSFT_DIR/$path" $(sed -n 's/.*needs=\([^ ]*\).*/\1/p' <<<"$opts" | tr , ' '); do
+			git_tree cat-file -e "$sha:$f" 2>/dev/null ||
+				die "qemu/kselftests: $path needs $f, which commit ${sha:0:12} does not have"
+			mkdir -p "$dir/$(dirname "$f")"
+			git_tree show "$sha:$f" >"$dir/$f"
+		done
+	done < <(kselftest_entries)
+}
+
+# compile_selftests STAGE HEADERS OUT: each staged selftest into OUT as
+# selftest-<dir>-<name>, with _32 and _64 variants for "m32" entries and a
+# ".plain" suffix (qemu/init.c) for those that do not print KTAP.
+compile_selftests() {
+	local stage=$1 hdr=$2 out=$3 path opts name suffix
+	while read -r path opts; do
+		[[ -f $stage/$KSFT_DIR/$path ]] || continue
+		name=selftest-${path%.c}
+		name=${name//\//-}
+		suffix=
+		[[ " $opts " == *" plain "* ]] && suffix=.plain
+		if [[ " $opts " == *" m32 "* ]]; then
+			guest_cc "$out/${name}_64$suffix" "$stage/$KSFT_DIR/$path" "$hdr" "$stage/$KSFT_DIR" -pthread &&
+				guest_cc "$out/${name}_32$suffix" "$stage/$KSFT_DIR/$path" "$hdr" "$stage/$KSFT_DIR" -pthread -m32 ||
+				return 1
+		else
+			guest_cc "$out/$name$suffix" "$stage/$KSFT_DIR/$path" "$hdr" "$stage/$KSFT_DIR" -pthread || return 1
+		fi
+	done < <(kselftest_entries)
 }
 
 # guest_key ART KSFT: what the guest programs are a function of: the
@@ -73,7 +107,7 @@ guest_key() {
 	{
 		(cd "$art/headers" && find . -type f | LC_ALL=C sort | xargs sha256sum)
 		(cd "$ksft" && find . -type f | LC_ALL=C sort | xargs sha256sum)
-		sha256sum "$WS_ROOT/qemu/init.c" "$WS_ROOT"/qemu/tests/*.[ch] | cut -d' ' -f1
+		sha256sum "$WS_ROOT/qemu/init.c" "$WS_ROOT/qemu/kselftests" "$WS_ROOT"/qemu/tests/*.[ch] | cut -d' ' -f1
 		"$GUEST_CC" --version 2>/dev/null | head -n1 || true
 	} | sha256sum | cut -c1-16
 }
@@ -98,14 +132,15 @@ publish_initramfs() {
 # build_initramfs ART DIR SHA: init, the workspace's tests and the tree's own
 # selftests for commit SHA, whose artifacts are in ART, compiled once per
 # guest_key into $WORKDIR/guest/<key>/; the boot directory DIR gets a link
-# to the cpio.  Compiler errors land in DIR/guest-build.log.
+# to the cpio.  qemu/tests/*.m32.c are 32-bit programs, named <name>_32.
+# Compiler errors land in DIR/guest-build.log.
 build_initramfs() {
 	local art=$1 dir=$2 sha=$3 key cache tmp stage t name
 	[[ -s $art/kselftest.h ]] ||
 		die "artifact $art has no kselftest.h (tools/testing/selftests/kselftest.h missing in that commit?)"
 	stage=$dir/selftests
-	mkdir -p "$stage"
-	cp "$art/kselftest.h" "$stage/kselftest.h"
+	mkdir -p "$stage/$KSFT_DIR"
+	cp "$art/kselftest.h" "$stage/$KSFT_DIR/kselftest.h"
 	stage_selftests "$sha" "$stage"
 	key=$(guest_key "$art" "$stage")
 	cache=$WORKDIR/guest/$key
@@ -114,20 +149,18 @@ build_initramfs() {
 		rm -rf "$tmp"
 		mkdir -p "$tmp/tests"
 		cp -r "$stage" "$tmp/ksft"
-		if ! guest_cc "$tmp/init" "$WS_ROOT/qemu/init.c" "$art/headers" "$tmp/ksft" 2>>"$dir/guest-build.log"; then
+		local ksft=$tmp/ksft/$KSFT_DIR
+		guest_cc "$tmp/init" "$WS_ROOT/qemu/init.c" "$art/headers" "$ksft" 2>>"$dir/guest-build.log" ||
 			return 1
-		fi
 		for t in "$WS_ROOT"/qemu/tests/*.c; do
 			name=$(basename "$t" .c)
-			guest_cc "$tmp/tests/$name" "$t" "$art/headers" "$tmp/ksft" 2>>"$dir/guest-build.log" ||
-				return 1
+			if [[ $name == *.m32 ]]; then
+				guest_cc "$tmp/tests/${name%.m32}_32" "$t" "$art/headers" "$ksft" -m32
+			else
+				guest_cc "$tmp/tests/$name" "$t" "$art/headers" "$ksft"
+			fi 2>>"$dir/guest-build.log" || return 1
 		done
-		while IFS= read -r t; do
-			name=${t#"$tmp/ksft/"}
-			name=selftest-${name%.c}
-			guest_cc "$tmp/tests/${name//\//-}" "$t" "$art/headers" "$tmp/ksft" 2>>"$dir/guest-build.log" ||
-				return 1
-		done < <(find "$tmp/ksft" -mindepth 2 -name '*.c' | LC_ALL=C sort)
+		compile_selftests "$tmp/ksft" "$art/headers" "$tmp/tests" 2>>"$dir/guest-build.log" || return 1
 		publish_initramfs "$tmp" "$cache"
 	fi
 	ln -sf "$cache/initramfs.cpio" "$dir/initramfs.cpio"
@@ -179,6 +212,12 @@ run_qemu() {
 	echo "$first"
 }
 
+# kunit_expected ART: the kernel in ART has a KUnit suite built in, so its
+# console must carry KUnit results.
+kunit_expected() {
+	[[ -f $1/config ]] && grep -qE '^CONFIG_([A-Z0-9_]*_KUNIT_TEST|KUNIT_ALL_TESTS)=y' "$1/config"
+}
+
 # boot_commit NAME IDX SHA SUBJECT STAGE: build if needed, boot, record.
 boot_commit() {
 	local name=$1 idx=$2 sha=$3 subj=$4 stage=$5 art dir t0 accel first verdict status
@@ -206,7 +245,9 @@ boot_commit() {
 	fi
 	first=$(run_qemu "$dir" "$art/bzImage" "$accel" "$([[ $CONFIG == debug ]] && echo 2 || echo 1)")
 	local secs=$(($(now) - t0)) rc=0
-	verdict=$("$WS_ROOT/qemu/ktap-verdict" "$dir/ktap.log" "$dir/console.log" 2>"$dir/verdict.log") || rc=$?
+	local -a kunit=()
+	kunit_expected "$art" && kunit=(--kunit)
+	verdict=$("$WS_ROOT/qemu/ktap-verdict" "${kunit[@]}" "$dir/ktap.log" "$dir/console.log" 2>"$dir/verdict.log") || rc=$?
 	sed 's/^/    /' "$dir/verdict.log"
 	if ((rc == 0)); then status=pass; else status=fail; fi
 	printf '  %s (%ss, first KTAP line at %ss; logs in %s)\n' "$verdict" "$secs" "$first" "$dir"

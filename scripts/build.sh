@@ -6,10 +6,12 @@
 #   build.sh commit SHA        build one commit; print its artifact directory
 #
 # CONFIG=smoke|debug picks qemu/configs/smoke.config (merged on tinyconfig)
-# or that plus debug.config.  Builds go through ccache and check out into a
-# dedicated worktree ($WORKDIR/src), so the user's checkout is never touched
-# and consecutive commits build incrementally.  A commit's result is cached
-# by tree id and config, so an unchanged commit is never built twice.
+# or that plus debug.config, then the lines of features.config whose
+# feature the commit's Kconfig defines (see that file).  Builds go
+# through ccache and check out into a dedicated worktree ($WORKDIR/src), so
+# the user's checkout is never touched and consecutive commits build
+# incrementally.  A commit's result is cached by tree id and config, so an
+# unchanged commit is never built twice.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"
@@ -27,6 +29,7 @@ export KBUILD_BUILD_USER=workspace KBUILD_BUILD_HOST=qemu
 
 CONFIG_DIR=${CONFIG_DIR:-$WS_ROOT/qemu/configs}
 
+# fragments: the config's own fragments, in merge order.
 fragments() {
 	case $CONFIG in
 	smoke) echo "$CONFIG_DIR/smoke.config" ;;
@@ -35,11 +38,33 @@ fragments() {
 	esac
 }
 
-# config_key SHA: what the .config is a function of.
+# features SHA: the options of qemu/configs/features.config that apply to
+# commit SHA, one a line.  Each line there is a feature: its first option,
+# then the options it needs.  A feature applies where the commit's Kconfig
+# files define its first option; before that commit it does not exist.
+features() {
+	local sha=$1 first sym
+	local -a opts
+	[[ -f $CONFIG_DIR/features.config ]] || return 0
+	while read -r -a opts; do
+		((${#opts[@]})) || continue
+		first=${opts[0]}
+		[[ $first == CONFIG_*=* ]] ||
+			die "qemu/configs/features.config: '$first' is not a CONFIG_NAME=value option"
+		sym=${first%%=*}
+		git_tree grep -qE "^[[:space:]]*(menu)?config ${sym#CONFIG_}"'[[:space:]]*$' \
+			"$sha" -- '*Kconfig*' 2>/dev/null || continue
+		printf '%s\n' "${opts[@]}"
+	done < <(sed 's/#.*//' "$CONFIG_DIR/features.config")
+}
+
+# config_key SHA: what the .config is a function of.  A commit without any
+# feature has the same key as before features.config existed.
 config_key() {
 	local f
 	{
 		for f in $(fragments); do cat "$f"; done
+		features "$1"
 		git_tree ls-tree -r "$1" | grep -E '(/|	)(Kconfig[^/]*|[a-z]*\.config)$' || true
 	} | sha256sum | cut -c1-16
 }
@@ -63,10 +88,11 @@ kmake() {
 	"$MAKE_KERNEL" -C "$SRC" O="$OUT" CC="ccache gcc" HOSTCC="ccache gcc" "$@"
 }
 
-# verify_config: every option a fragment asks for is in the final .config.
+# verify_config FRAGMENT...: every option the fragments ask for is in the
+# final .config.
 verify_config() {
 	local f line sym missing=()
-	for f in $(fragments); do
+	for f in "$@"; do
 		while IFS= read -r line; do
 			case $line in
 			CONFIG_*=*)
@@ -89,20 +115,22 @@ verify_config() {
 }
 
 configure() {
-	local sha=$1 key log=$2
+	local sha=$1 key log=$2 feat=$OUT/.ws/features.config
 	key=$(config_key "$sha")
 	[[ -f $OUT/.config && $(cat "$OUT/.ws-config-key" 2>/dev/null) == "$key" ]] && return 0
-	progress config "$CONFIG: tinyconfig + $(fragments | xargs -n1 basename | xargs)"
-	mkdir -p "$OUT"
+	mkdir -p "$OUT/.ws"
 	rm -f "$OUT/.ws-config-key"
 	local -a frags
 	read -r -a frags <<<"$(fragments)"
+	features "$sha" >"$feat"
+	[[ -s $feat ]] && frags+=("$feat")
+	progress config "$CONFIG: tinyconfig + $(fragments | xargs -n1 basename | xargs)$([[ -s $feat ]] && echo " + features: $(xargs <"$feat")")"
 	{
 		kmake tinyconfig &&
 			"$SRC/scripts/kconfig/merge_config.sh" -m -O "$OUT" "$OUT/.config" "${frags[@]}" &&
 			kmake olddefconfig
 	} >>"$log" 2>&1 || { tail -n 20 "$log" >&2; return 1; }
-	verify_config 2>&1 | tee -a "$log" >&2
+	verify_config "${frags[@]}" 2>&1 | tee -a "$log" >&2
 	[[ ${PIPESTATUS[0]} == 0 ]] || return 1
 	echo "$key" >"$OUT/.ws-config-key"
 }
@@ -169,6 +197,7 @@ build_commit() {
 	if ((rc == 0)); then
 		cp "$OUT/$IMAGE" "$tmp/bzImage"
 		cp -r "$OUT/usr/include" "$tmp/headers"
+		cp "$OUT/.config" "$tmp/config"
 		git_tree show "$sha:tools/testing/selftests/kselftest.h" >"$tmp/kselftest.h" 2>/dev/null || true
 		printf 'pass %s\n' $(($(now) - t0)) >"$tmp/result"
 	else

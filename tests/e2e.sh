@@ -7,6 +7,9 @@
 #     skip, and every boot's verdict counted passing tests);
 #   - the vstatus head's boots (smoke and debug) passed the vstatus test
 #     and the tree's own tty_vstatus selftest, with no case skipped;
+#   - the nsig head's boots passed the nsig tests (64- and 32-bit) with no
+#     case skipped, the tree's signal selftests, and its KUnit suite;
+#   - every option of qemu/configs/features.config is set at some head;
 #   - results.tsv, summary.md and bench.tsv exist.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,11 +26,40 @@ fail() {
 # log KTAP, and its own totals show no skipped case.
 head_passes_unskipped() {
 	local ktap=$1 test=$2
-	[[ -f $ktap ]] || fail "no boot log $ktap for the vstatus head"
+	[[ -f $ktap ]] || fail "no boot log $ktap for a series head"
 	grep -qE "^ok [0-9]+ $test\$" "$ktap" ||
-		fail "$test did not pass at the vstatus head ($ktap)"
+		fail "$test did not pass at the series head ($ktap)"
 	awk -v t="$test" '/^  # Totals:/ { last = $0 } $0 ~ "^(not )?ok [0-9]+ " t "$" { print last }' "$ktap" |
-		grep -q ' skip:0 ' || fail "$test skipped cases at the vstatus head ($ktap)"
+		grep -q ' skip:0 ' || fail "$test skipped cases at the series head ($ktap)"
+}
+
+# head_passes KTAP TEST: TEST has a top-level "ok" without SKIP.
+head_passes() {
+	grep -qE "^ok [0-9]+ $2\$" "$1" || fail "$2 did not pass at the series head ($1)"
+}
+
+# head_config NAME: the smoke .config the head of series NAME was built with.
+head_config() {
+	local tree f
+	tree=$(git -C "$WORKDIR/linux" rev-parse "$1^{tree}")
+	for f in "$WORKDIR/artifacts/smoke/$tree"-*/config; do
+		[[ -f $f ]] && echo "$f"
+	done | head -n1
+}
+
+# features_set: each option of features.config is in the .config of some
+# series head (a misspelt option would otherwise never apply anywhere).
+features_set() {
+	local line found s cfg
+	while IFS= read -r line; do
+		[[ $line == CONFIG_*=* ]] || continue
+		found=0
+		for s in series/*/; do
+			cfg=$(head_config "$(basename "$s")")
+			[[ -n $cfg ]] && grep -qxF "$line" "$cfg" && found=1
+		done
+		((found)) || fail "qemu/configs/features.config: $line is set at no series head"
+	done <qemu/configs/features.config
 }
 
 main() {
@@ -61,6 +93,23 @@ main() {
 		head_passes_unskipped "$WORKDIR/boots/$config/${head:0:12}/ktap.log" vstatus
 		head_passes_unskipped "$WORKDIR/boots/$config/${head:0:12}/ktap.log" selftest-tty-tty_vstatus
 	done
+	# SIGINFO and the sigset sizes at the nsig head: every case runs.
+	local ktap t
+	head=$(git -C "$WORKDIR/linux" rev-parse nsig)
+	for config in smoke debug; do
+		ktap=$WORKDIR/boots/$config/${head:0:12}/ktap.log
+		head_passes_unskipped "$ktap" nsig
+		head_passes_unskipped "$ktap" nsig_compat_32
+		head_passes_unskipped "$ktap" selftest-sigaltstack-sas
+		for t in ptrace-peeksiginfo x86-sigreturn x86-single_step_syscall_64 \
+			x86-single_step_syscall_32; do
+			head_passes "$ktap" "selftest-$t"
+		done
+		awk -F'\t' -v h="${head:0:12}" -v st="$([[ $config == smoke ]] && echo boot || echo boot-debug)" \
+			'$1 == "nsig" && substr($3, 1, 12) == h && $5 == st && $8 ~ /; kunit: [1-9][0-9]* passed, 0 skipped/ { ok = 1 } END { exit !ok }' "$RESULTS" ||
+			fail "the nsig head's $config boot did not count its KUnit suite"
+	done
+	features_set
 	echo "e2e: ok"
 }
 

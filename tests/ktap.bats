@@ -190,3 +190,57 @@ verdict() {
 	[ "$status" -eq 1 ]
 	[ "$output" = "fail: no tests ran (top-level plan 1..0)" ]
 }
+
+@test "KUnit results on the console are judged and counted" {
+	verdict pass.ktap console-kunit.log
+	[ "$status" -eq 0 ]
+	[ "$output" = "pass: 14 passed, 0 skipped; kunit: 2 passed, 1 skipped" ]
+}
+
+@test "a failing KUnit case fails the boot and is named" {
+	verdict pass.ktap console-kunit-fail.log
+	[ "$status" -eq 1 ]
+	[ "$output" = "fail: kunit: signal_sigset: not ok 2 - sigequalsets_words_test" ]
+}
+
+@test "KUnit without suites (1..0) adds nothing" {
+	verdict pass.ktap console-kunit-none.log
+	[ "$status" -eq 0 ]
+	[ "$output" = "pass: 14 passed, 0 skipped" ]
+}
+
+@test "--kunit: a console without KUnit results fails" {
+	run --separate-stderr "$VERDICT" --kunit "$FIX/pass.ktap" "$FIX/console-kunit-none.log"
+	[ "$status" -eq 1 ]
+	[ "$output" = "fail: kunit: no KUnit results on the console" ]
+	run --separate-stderr "$VERDICT" --kunit "$FIX/pass.ktap" "$FIX/console-kunit.log"
+	[ "$status" -eq 0 ]
+}
+
+@test "--kunit needs a console file" {
+	run --separate-stderr "$VERDICT" --kunit "$FIX/pass.ktap"
+	[ "$status" -eq 2 ]
+}
+
+# init_run DIR: qemu/init.c, compiled for the host, runs the tests in DIR
+# as it does in the guest; its KTAP lands in $BATS_TEST_TMPDIR/out.ktap.
+init_run() {
+	local bin=$BATS_TEST_TMPDIR/init
+	cc -O2 -Wall -o "$bin" "$BATS_TEST_DIRNAME/../qemu/init.c"
+	WS_TESTS_DIR=$1 WS_KTAP_OUT=$BATS_TEST_TMPDIR/out.ktap WS_TIMEOUT=10 "$bin" 2>/dev/null
+}
+
+@test "init: a .plain test's output becomes diagnostics, its exit status the result" {
+	local d=$BATS_TEST_TMPDIR/tests
+	mkdir -p "$d"
+	printf '#!/bin/sh\necho "[RUN] frames"\necho "[OK] all good"\n' >"$d/a_64.plain"
+	printf '#!/bin/sh\necho "[FAIL] bad frame"\nexit 1\n' >"$d/b_32.plain"
+	chmod +x "$d"/*
+	init_run "$d"
+	grep -qxF '  # [RUN] frames' "$BATS_TEST_TMPDIR/out.ktap"
+	grep -qxF 'ok 1 a_64' "$BATS_TEST_TMPDIR/out.ktap"
+	grep -qxF 'not ok 2 b_32 # exit=1' "$BATS_TEST_TMPDIR/out.ktap"
+	run --separate-stderr "$VERDICT" "$BATS_TEST_TMPDIR/out.ktap"
+	[ "$status" -eq 1 ]
+	[ "$output" = "fail: not ok 2 b_32 # exit=1" ]
+}

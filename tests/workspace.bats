@@ -348,6 +348,23 @@ import_fixture() {
 	[[ $(results_row one 0 build) == "fail config"* ]]
 }
 
+@test "features.config: an option counts only from the commit whose Kconfig defines it" {
+	import_fixture
+	make_series one linux-source "a.c:int a;:fixture: add a" \
+		"lib/Kconfig.x:config FEATURE_X_DROPPED_BY_FIXTURE:fixture: add feature x"
+	ws apply.sh
+	mkdir -p "$BATS_TEST_TMPDIR/configs"
+	printf 'CONFIG_TTY=y\n' >"$BATS_TEST_TMPDIR/configs/smoke.config"
+	printf 'CONFIG_NOWHERE=y\nCONFIG_FEATURE_X_DROPPED_BY_FIXTURE=y\n' >"$BATS_TEST_TMPDIR/configs/features.config"
+	CONFIG_DIR=$BATS_TEST_TMPDIR/configs run ws build.sh series
+	[ "$status" -ne 0 ]
+	[[ $(results_row one 0 build) == pass* ]]
+	[[ $(results_row one 1 build) == pass* ]]
+	[[ $(results_row one 2 build) == "fail config"* ]]
+	[[ $output == *"CONFIG_FEATURE_X_DROPPED_BY_FIXTURE=y (features.config)"* ]]
+	[[ $output != *"CONFIG_NOWHERE"* ]]
+}
+
 # ---- boot -----------------------------------------------------------------
 
 boot_fixture() {

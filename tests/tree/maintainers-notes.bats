@@ -115,15 +115,23 @@ series_copy() {
 }
 
 @test "maintainers-notes: a series in the notes with no branch fails, unless marked pending" {
-	local l
-	l=$(line_of '^## Series nsig \(pending\)')
-	[ -n "$l" ]
-	run git -C "$TREE" rev-parse -q --verify refs/heads/nsig
+	local dir l
+	# A series that is in series/ but not on the tree: "ghost".
+	dir=$(series_copy)
+	mkdir "$dir/ghost"
+	echo vstatus >"$dir/ghost/base"
+	: >"$dir/ghost/series"
+	run git -C "$TREE" rev-parse -q --verify refs/heads/ghost
 	[ "$status" -ne 0 ]
+	printf '%s\n' '' '## Series ghost (pending): a series not on the tree yet' >>"$NOTES"
+	sed -i 's/^2\. nsig: .*/&\n3. ghost/' "$NOTES"
+	SERIES_DIR=$dir check "$NOTES"
+	[ "$status" -eq 0 ]
+	l=$(line_of '^## Series ghost \(pending\)')
 	sed -i "${l}s/ (pending)//" "$NOTES"
-	check "$NOTES"
+	SERIES_DIR=$dir check "$NOTES"
 	[ "$status" -eq 1 ]
-	[[ $output == *":$l: series nsig: no branch nsig in $TREE"*"not marked (pending)"* ]]
+	[[ $output == *":$l: series ghost: no branch ghost in $TREE"*"not marked (pending)"* ]]
 }
 
 @test "maintainers-notes: a pending series that is on the tree fails" {
@@ -150,9 +158,8 @@ series_copy() {
 	local dir l
 	dir=$(series_copy)
 	# nsig will sit on vstatus: listing it first is wrong.
-	mkdir "$dir/nsig"
+	[[ -d $dir/nsig ]] || { mkdir "$dir/nsig" && : >"$dir/nsig/series"; }
 	echo vstatus >"$dir/nsig/base"
-	: >"$dir/nsig/series"
 	l=$(line_of '^```merge-order')
 	sed -i "$((l + 1))s/^1\\. vstatus/1. nsig/; $((l + 2))s/^2\\. nsig/2. vstatus/" "$NOTES"
 	SERIES_DIR=$dir check "$NOTES"
@@ -192,12 +199,12 @@ series_copy() {
 @test "maintainers-notes: a series on another series is checked from the base its series/ names" {
 	local dir scratch c b
 	# A scratch repository that shares the tree's objects, with branches
-	# linux-source and vstatus as in the tree and a one-patch series
+	# linux-source, vstatus and nsig as in the tree and a one-patch series
 	# "demo" on vstatus: the tree's own branches are left alone.
 	scratch=$BATS_TEST_TMPDIR/tree
 	git init -q "$scratch"
 	echo "$TREE/.git/objects" >"$scratch/.git/objects/info/alternates"
-	for b in linux-source vstatus; do
+	for b in linux-source vstatus nsig; do
 		git -C "$scratch" update-ref "refs/heads/$b" "$(git -C "$TREE" rev-parse "refs/heads/$b")"
 	done
 	# A fixed date, so that the commit, and get_maintainer.pl's answers for
@@ -235,5 +242,5 @@ series_copy() {
 	sed -i 's/^Cc: \(linux-kernel@vger.kernel.org\)$/To: \1/' "$dir/demo/cover-letter"
 	TREE=$scratch SERIES_DIR=$dir check "$NOTES"
 	[ "$status" -eq 0 ]
-	[[ $output == *": vstatus demo; pending: nsig" ]]
+	[[ $output == *": vstatus nsig demo" ]]
 }

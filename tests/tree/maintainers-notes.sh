@@ -42,6 +42,12 @@
 # with a diff where there is one), 2 usage or no tree.
 set -euo pipefail
 
+# get_maintainer.pl orders sections that match a file equally (fs/lockd/ is
+# in both the NFS client and the NFS server entries) in Perl's hash order,
+# which changes from run to run: fix the seed, so that the same tree always
+# gives the same lines.
+export PERL_HASH_SEED=0 PERL_PERTURB_KEYS=0
+
 ws_root=${WS_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 tree=${TREE:-${WORKDIR:-$HOME/.cache/vstatus-workspace}/linux}
 series_root=${SERIES_DIR:-$ws_root/series}

@@ -1,0 +1,323 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ksig.h - the kernel's own signal constants and raw rt_sig*() helpers for
+ * the guest tests that look past libc's view of signals (nsig.c,
+ * nsig_compat.m32.c).  Works with -m32 too.
+ *
+ * The uapi <asm/signal.h> of the kernel under test is the only place that
+ * says whether SIGINFO exists and how many signals there are, but its
+ * sigset_t, struct sigaction and stack_t clash with glibc's, and its
+ * <linux/time.h> clashes with <time.h>.  So this header must be included
+ * before any libc header: it includes <asm/signal.h> with the clashing
+ * type names renamed and <linux/time.h> kept out, captures what the tests
+ * need under names of its own, then #undefs every macro it got from there,
+ * so that glibc's <signal.h> can define them its own way.  Only the include
+ * guards of the kernel headers stay defined (so that nothing pulls them in
+ * again unrenamed).  Define _GNU_SOURCE, if wanted, before including it: it
+ * includes a few libc headers (<string.h>, <unistd.h>, <sys/syscall.h>).
+ *
+ * What it captures:
+ *	KSIG_HAVE_SIGINFO	1 if the headers define SIGINFO, else 0
+ *	KSIG_SIGINFO		its number (0 if absent)
+ *	KSIG_SIGRTMAX		the headers' SIGRTMAX
+ *	KSIG_NSIG		the kernel's _NSIG: the largest signal number
+ *	KSIG_SIGSET_BYTES	sizeof the 64-bit kernel's sigset_t
+ *	KSIG_HAVE_AT_SIGSET_SZ	1 if <linux/auxvec.h> defines AT_SIGSET_SZ
+ *	KSIG_AT_SIGSET_SZ	its value (0 if absent)
+ *
+ * Masks are plain byte arrays (struct ksig_set): signal n is bit (n - 1) % 8
+ * of byte (n - 1) / 8, which is the kernel's layout of sigset_t and of
+ * compat_sigset_t on little-endian x86, for any sigsetsize.
+ */
+#ifndef WS_KSIG_H
+#define WS_KSIG_H
+
+#ifdef _SIGNAL_H
+#error "ksig.h must be included before <signal.h>"
+#endif
+
+#ifndef _LINUX_TIME_H
+#define _LINUX_TIME_H
+#define KSIG_SKIPPED_LINUX_TIME_H
+#endif
+
+#define sigset_t	ksig_uapi_sigset_t
+#define sigaction	ksig_uapi_sigaction
+#define sigaltstack	ksig_uapi_sigaltstack
+#define stack_t		ksig_uapi_stack_t
+#define siginfo		ksig_uapi_siginfo
+#define __signalfn_t	ksig_uapi_signalfn_t
+#define __sighandler_t	ksig_uapi_sighandler_t
+#define __restorefn_t	ksig_uapi_restorefn_t
+#define __sigrestore_t	ksig_uapi_sigrestore_t
+
+#include <asm/signal.h>
+
+#undef sigset_t
+#undef sigaction
+#undef sigaltstack
+#undef stack_t
+#undef siginfo
+#undef __signalfn_t
+#undef __sighandler_t
+#undef __restorefn_t
+#undef __sigrestore_t
+
+#ifdef KSIG_SKIPPED_LINUX_TIME_H
+#undef _LINUX_TIME_H
+#undef KSIG_SKIPPED_LINUX_TIME_H
+#endif
+
+#ifdef SIGINFO
+#define KSIG_HAVE_SIGINFO	1
+enum { KSIG_SIGINFO = SIGINFO };
+#else
+#define KSIG_HAVE_SIGINFO	0
+enum { KSIG_SIGINFO = 0 };
+#endif
+
+/*
+ * x86's uapi header does not define _NSIG (the asm-generic one does), and up
+ * to the nsig series its SIGRTMAX was "_NSIG", the kernel's 64.  The
+ * kernel's _NSIG is the largest signal number: SIGINFO once it exists.
+ */
+#ifdef _NSIG
+enum { KSIG_SIGRTMAX = SIGRTMAX, KSIG_NSIG_HDR = _NSIG };
+#else
+#define _NSIG 64
+enum { KSIG_SIGRTMAX = SIGRTMAX, KSIG_NSIG_HDR = 0 };
+#endif
+enum {
+	KSIG_NSIG = (int)KSIG_NSIG_HDR ? (int)KSIG_NSIG_HDR :
+		    (int)KSIG_SIGINFO > (int)KSIG_SIGRTMAX ? (int)KSIG_SIGINFO :
+		    (int)KSIG_SIGRTMAX,
+	/* an x86-64 kernel's sigset_t: _NSIG bits in 64-bit words */
+	KSIG_SIGSET_BYTES = (KSIG_NSIG + 63) / 64 * 8,
+};
+
+/* Everything <asm/signal.h> and <asm-generic/signal-defs.h> define. */
+#undef _NSIG
+#undef _NSIG_BPW
+#undef _NSIG_WORDS
+#undef NSIG
+#undef SIGHUP
+#undef SIGINT
+#undef SIGQUIT
+#undef SIGILL
+#undef SIGTRAP
+#undef SIGABRT
+#undef SIGIOT
+#undef SIGBUS
+#undef SIGFPE
+#undef SIGKILL
+#undef SIGUSR1
+#undef SIGSEGV
+#undef SIGUSR2
+#undef SIGPIPE
+#undef SIGALRM
+#undef SIGTERM
+#undef SIGSTKFLT
+#undef SIGCHLD
+#undef SIGCONT
+#undef SIGSTOP
+#undef SIGTSTP
+#undef SIGTTIN
+#undef SIGTTOU
+#undef SIGURG
+#undef SIGXCPU
+#undef SIGXFSZ
+#undef SIGVTALRM
+#undef SIGPROF
+#undef SIGWINCH
+#undef SIGIO
+#undef SIGPOLL
+#undef SIGLOST
+#undef SIGPWR
+#undef SIGSYS
+#undef SIGUNUSED
+#undef SIGRTMIN
+#undef SIGRTMAX
+#undef SIGINFO
+#undef SA_RESTORER
+#undef MINSIGSTKSZ
+#undef SIGSTKSZ
+#undef SA_NOCLDSTOP
+#undef SA_NOCLDWAIT
+#undef SA_SIGINFO
+#undef SA_UNSUPPORTED
+#undef SA_EXPOSE_TAGBITS
+#undef SA_ONSTACK
+#undef SA_RESTART
+#undef SA_NODEFER
+#undef SA_RESETHAND
+#undef SA_NOMASK
+#undef SA_ONESHOT
+#undef SIG_BLOCK
+#undef SIG_UNBLOCK
+#undef SIG_SETMASK
+#undef SIG_DFL
+#undef SIG_IGN
+#undef SIG_ERR
+#undef sa_handler
+#undef sa_sigaction
+
+/* <linux/auxvec.h> agrees with glibc's <elf.h>: it may stay. */
+#include <linux/auxvec.h>
+#ifdef AT_SIGSET_SZ
+#define KSIG_HAVE_AT_SIGSET_SZ	1
+enum { KSIG_AT_SIGSET_SZ = AT_SIGSET_SZ };
+#else
+#define KSIG_HAVE_AT_SIGSET_SZ	0
+enum { KSIG_AT_SIGSET_SZ = 0 };
+#endif
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+
+/* The sigsetsize range of the nsig series (SIGSETSIZE_MIN/MAX). */
+#define KSIG_SIZE_MIN	8
+#define KSIG_SIZE_MAX	128
+/* Room for the largest mask and for a check that nothing is written past it */
+#define KSIG_BUF	256
+#define KSIG_FILL	0xa5
+
+struct ksig_set {
+	unsigned char b[KSIG_BUF];
+};
+
+static inline void ksig_fill(struct ksig_set *s, int byte)
+{
+	memset(s->b, byte, sizeof(s->b));
+}
+
+static inline void ksig_empty(struct ksig_set *s)
+{
+	ksig_fill(s, 0);
+}
+
+static inline void ksig_add(struct ksig_set *s, int sig)
+{
+	s->b[(sig - 1) / 8] |= 1u << ((sig - 1) % 8);
+}
+
+static inline void ksig_del(struct ksig_set *s, int sig)
+{
+	s->b[(sig - 1) / 8] &= ~(1u << ((sig - 1) % 8));
+}
+
+static inline int ksig_has(const struct ksig_set *s, int sig)
+{
+	return (s->b[(sig - 1) / 8] >> ((sig - 1) % 8)) & 1;
+}
+
+/*
+ * First byte in [from, to) of s that is not val, or -1.  Used to check the
+ * zero fill past the kernel's sigset and that nothing is written past the
+ * user's sigsetsize.
+ */
+static inline int ksig_find_not(const struct ksig_set *s, int from, int to,
+				int val)
+{
+	int i;
+
+	for (i = from; i < to; i++)
+		if (s->b[i] != (unsigned char)val)
+			return i;
+	return -1;
+}
+
+/*
+ * The kernel's struct sigaction for rt_sigaction(), both native x86-64 and
+ * compat ia32 (unsigned long is the word size of either): the mask is last
+ * and sigsetsize bytes long.
+ */
+struct ksig_sigaction {
+	unsigned long handler;
+	unsigned long flags;
+	unsigned long restorer;
+	unsigned char mask[KSIG_BUF];
+};
+
+#define KSIG_SA_SIGINFO		0x00000004
+#define KSIG_SA_RESTORER	0x04000000
+#define KSIG_SA_NODEFER		0x40000000
+
+/*
+ * Signal return trampolines for handlers installed with raw rt_sigaction()
+ * (glibc's own are not exported).  ksig_restore is the non-rt one of i386.
+ */
+void ksig_restore_rt(void);
+#ifdef __x86_64__
+__asm__(".text\n"
+	".type ksig_restore_rt, @function\n"
+	"ksig_restore_rt:\n"
+	"\tmovq $15, %rax\n"		/* __NR_rt_sigreturn */
+	"\tsyscall\n"
+	"\thlt\n"
+	".size ksig_restore_rt, .-ksig_restore_rt\n");
+#elif defined(__i386__)
+void ksig_restore(void);
+__asm__(".text\n"
+	".type ksig_restore_rt, @function\n"
+	"ksig_restore_rt:\n"
+	"\tmovl $173, %eax\n"		/* __NR_rt_sigreturn */
+	"\tint $0x80\n"
+	"\thlt\n"
+	".size ksig_restore_rt, .-ksig_restore_rt\n"
+	".type ksig_restore, @function\n"
+	"ksig_restore:\n"
+	"\tpopl %eax\n"
+	"\tmovl $119, %eax\n"		/* __NR_sigreturn */
+	"\tint $0x80\n"
+	"\thlt\n"
+	".size ksig_restore, .-ksig_restore\n");
+#else
+#error "ksig.h: x86 only"
+#endif
+
+/* Raw system calls: -1 and errno as syscall() returns them. */
+static inline long ksig_procmask(int how, const struct ksig_set *set,
+				 struct ksig_set *old, size_t size)
+{
+	return syscall(SYS_rt_sigprocmask, how, set ? set->b : NULL,
+		       old ? old->b : NULL, size);
+}
+
+static inline long ksig_pending(struct ksig_set *set, size_t size)
+{
+	return syscall(SYS_rt_sigpending, set ? set->b : NULL, size);
+}
+
+static inline long ksig_action(int sig, const struct ksig_sigaction *act,
+			       struct ksig_sigaction *old, size_t size)
+{
+	return syscall(SYS_rt_sigaction, sig, act, old, size);
+}
+
+static inline long ksig_suspend(const struct ksig_set *set, size_t size)
+{
+	return syscall(SYS_rt_sigsuspend, set ? set->b : NULL, size);
+}
+
+static inline long ksig_queueinfo(pid_t pid, int sig, void *info)
+{
+	return syscall(SYS_rt_sigqueueinfo, pid, sig, info);
+}
+
+/* Fill a raw struct ksig_sigaction for a handler. */
+static inline void ksig_set_handler(struct ksig_sigaction *sa, void *fn,
+				    unsigned long flags,
+				    const struct ksig_set *mask)
+{
+	memset(sa, 0, sizeof(*sa));
+	sa->handler = (unsigned long)fn;
+	sa->flags = flags | KSIG_SA_RESTORER;
+	sa->restorer = (unsigned long)ksig_restore_rt;
+	if (mask)
+		memcpy(sa->mask, mask->b, sizeof(sa->mask));
+}
+
+#endif /* WS_KSIG_H */
