@@ -60,15 +60,18 @@ kselftest_entries() {
 }
 
 # stage_selftests SHA DIR: the tree's own selftests that the workspace runs
-# (qemu/kselftests), and the tree files they include (needs=), as they are
-# at commit SHA, copied into DIR at their paths in the tree, so that their
-# "../kselftest.h" and "../../../../arch/..." includes resolve.  A listed
-# test the commit does not have yet is left out: it does not apply there.
+# (qemu/kselftests), the headers of their directories, and the other tree
+# files they include (needs=), as they are at commit SHA, copied into DIR
+# at their paths in the tree, so that their "helpers.h", "../kselftest.h"
+# and "../../../../arch/..." includes resolve.  A listed test the commit
+# does not have yet is left out: it does not apply there.
 stage_selftests() {
 	local sha=$1 dir=$2 path opts f
 	while read -r path opts; do
 		git_tree cat-file -e "$sha:$KSFT_DIR/$path" 2>/dev/null || continue
-		for f in "$KSFT_DIR/$path" $(sed -n 's/.*needs=\([^ ]*\).*/\1/p' <<<"$opts" | tr , ' '); do
+		for f in "$KSFT_DIR/$path" \
+			$(git_tree ls-tree --name-only "$sha" "$KSFT_DIR/$(dirname "$path")/" | grep '\.h$') \
+			$(sed -n 's/.*needs=\([^ ]*\).*/\1/p' <<<"$opts" | tr , ' '); do
 			git_tree cat-file -e "$sha:$f" 2>/dev/null ||
 				die "qemu/kselftests: $path needs $f, which commit ${sha:0:12} does not have"
 			mkdir -p "$dir/$(dirname "$f")"

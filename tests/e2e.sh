@@ -47,19 +47,26 @@ head_config() {
 	done | head -n1
 }
 
-# features_set: each option of features.config is in the .config of some
-# series head (a misspelt option would otherwise never apply anywhere).
+# features_set: each feature of features.config is on, with all the
+# options of its line, in the .config of some series head (a misspelt
+# option would otherwise never apply anywhere).
 features_set() {
-	local line found s cfg
-	while IFS= read -r line; do
-		[[ $line == CONFIG_*=* ]] || continue
+	local found s cfg o
+	local -a opts
+	while read -r -a opts; do
+		((${#opts[@]})) || continue
 		found=0
 		for s in series/*/; do
 			cfg=$(head_config "$(basename "$s")")
-			[[ -n $cfg ]] && grep -qxF "$line" "$cfg" && found=1
+			[[ -n $cfg ]] || continue
+			found=1
+			for o in "${opts[@]}"; do
+				grep -qxF "$o" "$cfg" || found=0
+			done
+			((found)) && break
 		done
-		((found)) || fail "qemu/configs/features.config: $line is set at no series head"
-	done <qemu/configs/features.config
+		((found)) || fail "qemu/configs/features.config: '${opts[*]}' is on at no series head"
+	done < <(sed 's/#.*//' qemu/configs/features.config)
 }
 
 main() {
