@@ -56,9 +56,9 @@
 #include <asm/termbits.h>
 
 #include "kselftest.h"
+#include "ksig_case.h"
 #include "tty_util.h"
 
-#define GUARD_SECS	5
 #define WAIT_MS		5000	/* a child or a signal must show up within this */
 #define LINE_WAIT_MS	3000
 
@@ -71,25 +71,9 @@ static const size_t ksz = KSIG_SIGSET_BYTES;
 static const bool have_sizes = KSIG_HAVE_AT_SIGSET_SZ;
 static const bool have_info = KSIG_HAVE_SIGINFO;
 
-static const size_t bad_sizes[] = { 0, 7, 12, 129 };
-#define NR_BAD_SIZES	ARRAY_SIZE(bad_sizes)
-
-static char why[1024];
-
-static int failf(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why, sizeof(why), fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
 /* ---------------------------------------------------------------------- */
 /* Signal handling state */
 
-static volatile sig_atomic_t alarm_fired;
 static volatile int seen[KSIG_BUF];		/* deliveries per signal */
 static volatile int seen_code[KSIG_BUF];
 static volatile int seen_val[KSIG_BUF];
@@ -100,13 +84,6 @@ static volatile int snap_sig;
 static struct ksig_set snap_blocked;		/* blocked inside the handler */
 static struct ksig_set snap_frame;		/* uc_sigmask of the frame */
 static volatile int frame_add, frame_del;	/* signals to edit in */
-
-static void on_alarm(int sig)
-{
-	(void)sig;
-	alarm_fired = 1;
-}
-
 static void on_sig(int sig, siginfo_t *si, void *ctx)
 {
 	ucontext_t *uc = ctx;
@@ -129,17 +106,6 @@ static void on_sig(int sig, siginfo_t *si, void *ctx)
 		m[(frame_add - 1) / 8] |= 1u << ((frame_add - 1) % 8);
 	if (frame_del)
 		m[(frame_del - 1) / 8] &= ~(1u << ((frame_del - 1) % 8));
-}
-
-static void guard(void)
-{
-	alarm_fired = 0;
-	alarm(GUARD_SECS);
-}
-
-static void unguard(void)
-{
-	alarm(0);
 }
 
 /*
@@ -168,25 +134,6 @@ static void set_blocked(const struct ksig_set *s)
 {
 	if (ksig_procmask(SIG_SETMASK, s, NULL, ksz))
 		ksig_procmask(SIG_SETMASK, s, NULL, KSIG_SIZE_MIN);
-}
-
-static void send_sig(int sig)
-{
-	kill(getpid(), sig);
-}
-
-/* Queue sig to ourselves with a value (rt_sigqueueinfo, SI_QUEUE). */
-static int queue_sig(int sig, int val)
-{
-	siginfo_t si;
-
-	memset(&si, 0, sizeof(si));
-	si.si_signo = sig;
-	si.si_code = SI_QUEUE;
-	si.si_pid = getpid();
-	si.si_uid = getuid();
-	si.si_value.sival_int = val;
-	return ksig_queueinfo(getpid(), sig, &si);
 }
 
 /* The signals the cases use; SIGRTMIN+2 is 34 whatever libc reserves. */
@@ -288,16 +235,6 @@ static int check_out(const char *what, const struct ksig_set *got,
 			return failf("%s, sigsetsize %zu: byte %zu past the mask was written (0x%02x)",
 				     what, size, i, got->b[i]);
 	return 0;
-}
-
-static void want_sigs(struct ksig_set *s, const int *sigs, int n)
-{
-	int i;
-
-	ksig_empty(s);
-	for (i = 0; i < n; i++)
-		if (sigs[i])
-			ksig_add(s, sigs[i]);
 }
 
 static int expect_errno(const char *what, long r, int e, int want)

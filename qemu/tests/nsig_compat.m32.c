@@ -40,6 +40,7 @@
 #include <sys/syscall.h>
 
 #include "kselftest.h"
+#include "ksig_case.h"
 
 #define NR_CASES	23
 
@@ -60,29 +61,12 @@ int main(void)
 
 #else /* __i386__ */
 
-#define GUARD_SECS	5
 #define CSZ		8	/* compat_sigset_t: 64 signals */
 #define SIGRT2		34
 
 static const bool have_sizes = KSIG_HAVE_AT_SIGSET_SZ;
 static const bool have_info = KSIG_HAVE_SIGINFO;
 
-static const size_t bad_sizes[] = { 0, 7, 12, 129 };
-#define NR_BAD_SIZES	ARRAY_SIZE(bad_sizes)
-
-static char why[1024];
-
-static int failf(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why, sizeof(why), fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
-static volatile sig_atomic_t alarm_fired;
 static volatile int seen[KSIG_BUF];
 static volatile int seen_code[KSIG_BUF];
 static volatile int seen_val[KSIG_BUF];
@@ -90,23 +74,6 @@ static volatile uint32_t in_handler_old;	/* legacy mask inside a handler */
 static volatile int nest_sig;			/* sent from inside on_rt */
 static volatile int nested_ok;			/* ... and delivered there */
 static struct ksig_set in_handler;		/* compat rt mask inside a handler */
-
-static void on_alarm(int sig)
-{
-	(void)sig;
-	alarm_fired = 1;
-}
-
-static void guard(void)
-{
-	alarm_fired = 0;
-	alarm(GUARD_SECS);
-}
-
-static void unguard(void)
-{
-	alarm(0);
-}
 
 /* Legacy calls: old_sigset_t is 32 bits. */
 struct old_sigaction32 {
@@ -214,34 +181,6 @@ static void reset(void)
 	}
 	in_handler_old = 0;
 	nest_sig = 0;
-}
-
-static void send_sig(int sig)
-{
-	kill(getpid(), sig);
-}
-
-static int queue_sig(int sig, int val)
-{
-	siginfo_t si;
-
-	memset(&si, 0, sizeof(si));
-	si.si_signo = sig;
-	si.si_code = SI_QUEUE;
-	si.si_pid = getpid();
-	si.si_uid = getuid();
-	si.si_value.sival_int = val;
-	return ksig_queueinfo(getpid(), sig, &si);
-}
-
-static void want_sigs(struct ksig_set *s, const int *sigs, int n)
-{
-	int i;
-
-	ksig_empty(s);
-	for (i = 0; i < n; i++)
-		if (sigs[i])
-			ksig_add(s, sigs[i]);
 }
 
 /* sigs, plus 0xff in every byte past compat_sigset_t up to size */
