@@ -170,12 +170,20 @@ first_error() {
 		tail -n1 "$1"
 }
 
+# artifact_done ART: ART holds a finished build.  A kernel that built has its
+# .config there too (boot.sh reads it); one from before configs were kept
+# is built again, from ccache.
+artifact_done() {
+	[[ -f $1/result ]] || return 1
+	[[ $(cut -d' ' -f1 "$1/result") != pass || -f $1/config ]]
+}
+
 # build_commit SHA: build into $OUT, leave the result in the artifact dir.
 # Prints nothing; the artifact's 'result' file holds "status seconds detail".
 build_commit() {
 	local sha=$1 art tmp t0 rc=0
 	art=$(artifact_dir "$sha")
-	[[ -f $art/result ]] && return 0
+	artifact_done "$art" && return 0
 	tmp=$art.tmp
 	rm -rf "$tmp"
 	mkdir -p "$tmp"
@@ -243,7 +251,7 @@ bisect_series() {
 		read -r idx sha subj <<<"$row"
 		art=$(artifact_dir "$sha")
 		cached=""
-		if [[ -f $art/result ]]; then
+		if artifact_done "$art"; then
 			cached=" (cached)"
 			progress build "$name [$idx/$n] ${sha:0:12} $subj$cached"
 		else

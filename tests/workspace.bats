@@ -336,6 +336,23 @@ import_fixture() {
 	[[ $(results_row one 1 build) == pass* ]]
 }
 
+@test "a built kernel is cached with its .config; one cached without it is built again" {
+	import_fixture
+	make_series one linux-source "a.c:int a;:fixture: add a"
+	ws apply.sh
+	ws build.sh series
+	run ws build.sh series
+	[ "$status" -eq 0 ]
+	[ "$(grep -c 'pass in .*(cached)' <<<"$output")" -eq 2 ]
+	local -a configs=("$WORKDIR"/artifacts/smoke/*/config)
+	[ "${#configs[@]}" -eq 2 ]
+	rm "${configs[0]}"
+	run ws build.sh series
+	[ "$status" -eq 0 ]
+	[ "$(grep -c 'pass in .*(cached)' <<<"$output")" -eq 1 ]
+	[ -f "${configs[0]}" ]
+}
+
 @test "a config fragment option missing from the final .config is an error naming it" {
 	import_fixture
 	make_series one linux-source "a.c:int a;:fixture: add a"
@@ -421,6 +438,25 @@ boot_fixture() {
 	BENCH_BOOTS=zero run ws boot.sh bench
 	[ "$status" -ne 0 ]
 	[[ $output == *"BENCH_BOOTS must be a positive number"* ]]
+}
+
+@test "a KASAN kernel with 5-level paging boots with no5lvl, and only such a kernel" {
+	make_tarball ok
+	import_fixture
+	make_series one linux-source "a.c:int a;:fixture: add a"
+	ws apply.sh
+	mkdir -p "$BATS_TEST_TMPDIR/configs"
+	printf 'CONFIG_TTY=y\nCONFIG_X86_5LEVEL=y\n' >"$BATS_TEST_TMPDIR/configs/smoke.config"
+	printf 'CONFIG_KASAN=y\n' >"$BATS_TEST_TMPDIR/configs/debug.config"
+	CONFIG_DIR=$BATS_TEST_TMPDIR/configs FAKE_QEMU_ARGS=$BATS_TEST_TMPDIR/smoke.args run ws boot.sh series
+	[ "$status" -eq 0 ]
+	CONFIG_DIR=$BATS_TEST_TMPDIR/configs FAKE_QEMU_ARGS=$BATS_TEST_TMPDIR/debug.args run ws boot.sh heads
+	[ "$status" -eq 0 ]
+	[[ $(results_row one 1 boot-debug) == pass* ]]
+	run grep -c -- '-append .*ws.timeout=[0-9]* no5lvl' "$BATS_TEST_TMPDIR/debug.args"
+	[ "$output" -eq 1 ]
+	run grep -c -- 'no5lvl' "$BATS_TEST_TMPDIR/smoke.args"
+	[ "$output" -eq 0 ]
 }
 
 @test "boot-test uses KVM when the probe boot works" {
