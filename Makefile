@@ -105,6 +105,7 @@ help: ## this text
 	@echo "  TEST_TIMEOUT  seconds for one guest test program ($(TEST_TIMEOUT))"
 	@echo "  JOBS          make -j for kernel builds ($(JOBS))"
 	@echo "  CHECK_JOBS    check: how many checks of one commit run at once ($(CHECK_JOBS))"
+	@echo "  CCACHE_DEPEND 1: ccache in depend mode, a miss is one compile (default); 0: preprocessor mode"
 	@echo "  FORCE         apply: 1 replaces a branch edited in the tree (kept as a backup ref)"
 	@echo "  BENCH_BOOTS   bench: boots of base and of head each, for the pty throughput ($(BENCH_BOOTS))"
 	@echo "  E2E           test: 0 skips the end-to-end run on the real kernel ($(E2E))"

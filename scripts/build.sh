@@ -24,6 +24,16 @@ IMAGE=${IMAGE:-arch/x86/boot/bzImage}
 OUT=$WORKDIR/build/$CONFIG
 export CCACHE_DIR=${CCACHE_DIR:-$WORKDIR/ccache}
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
+# Depend mode: ccache takes the headers from the compiler's -MMD output
+# instead of running the preprocessor first, so a miss (every object a
+# commit to include/linux/signal.h touches) costs one compile, not a
+# preprocessor pass and a compile.  CCACHE_DEPEND=0, which ccache itself
+# rejects, turns it off here.
+if [[ ${CCACHE_DEPEND-1} == 0 || -n ${CCACHE_NODEPEND:-} ]]; then
+	unset CCACHE_DEPEND
+else
+	export CCACHE_DEPEND=1
+fi
 export KBUILD_BUILD_TIMESTAMP="Thu Jan  1 00:00:00 UTC 2015"
 export KBUILD_BUILD_USER=workspace KBUILD_BUILD_HOST=qemu
 
@@ -141,7 +151,9 @@ configure() {
 kmake_with_heartbeat() {
 	local log=$1 hb rc=0
 	shift
-	heartbeat "$log" &
+	# Without fd 9 (the workspace lock): its last "sleep 1" may outlive
+	# the kill below, and must not hold the lock for the next run.
+	heartbeat "$log" 9>&- &
 	hb=$!
 	trap 'kill $hb 2>/dev/null || true' EXIT
 	kmake "$@" >>"$log" 2>&1 || rc=$?
