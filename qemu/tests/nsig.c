@@ -2177,88 +2177,32 @@ static void on_tty_info(int sig)
 		_exit(5);
 }
 
-static void run_sleeper(const char *name, int ready)
+/* In the sleeper, before it takes the tty: catch SIGINFO, block nothing. */
+static char sleeper_setup(void)
 {
 	struct ksig_sigaction sa;
 	struct ksig_set none;
-	char msg[2] = { 'R', 0 };
-	int fd;
 
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	signal(SIGALRM, SIG_DFL);
-	alarm(60);	/* never outlive the test for long */
 	ksig_set_handler(&sa, on_tty_info, SA_RESTART, NULL);
-	if (ksig_action(KSIG_SIGINFO, &sa, NULL, ksz)) {
-		msg[0] = 'A';
-		goto fail;
-	}
+	if (ksig_action(KSIG_SIGINFO, &sa, NULL, ksz))
+		return 'A';
 	ksig_empty(&none);
 	set_blocked(&none);
-	if (setsid() < 0) {
-		msg[0] = 'S';
-		goto fail;
-	}
-	fd = open(name, O_RDWR);
-	if (fd < 0) {
-		msg[0] = 'O';
-		goto fail;
-	}
-	if (ioctl(fd, TIOCSCTTY, 0)) {
-		msg[0] = 'C';
-		goto fail;
-	}
-	if (prctl(PR_SET_NAME, "nsig-sleeper")) {
-		msg[0] = 'N';
-		goto fail;
-	}
-	dup2(fd, STDIN_FILENO);
-	dup2(fd, STDOUT_FILENO);
-	dup2(fd, STDERR_FILENO);
-	if (fd > STDERR_FILENO)
-		close(fd);
-	if (write(ready, msg, 2) != 2)
-		_exit(1);
-	close(ready);
-	for (;;)
-		pause();
-fail:
-	msg[1] = (char)errno;
-	if (write(ready, msg, 2) != 2)
-		_exit(1);
-	_exit(1);
+	return 0;
 }
 
 static int start_sleeper(void)
 {
-	char name[128], msg[2] = { 0, 0 };
-	struct pollfd pfd;
-	int pfds[2], pgrp = 0;
+	char name[128];
+	int pgrp = 0;
 
-	master = posix_openpt(O_RDWR | O_NOCTTY);
+	master = pty_open(name, sizeof(name));
 	if (master < 0)
-		return failf("posix_openpt: %s", strerror(errno));
-	if (grantpt(master) || unlockpt(master) || ptsname_r(master, name, sizeof(name)))
-		return failf("grantpt/unlockpt/ptsname_r: %s", strerror(errno));
-	if (pipe(pfds))
-		return failf("pipe: %s", strerror(errno));
-	fflush(stdout);
-	sleeper = fork();
+		return failf("pty: %s", strerror(errno));
+	sleeper = sleeper_start(master, name, "nsig-sleeper", sleeper_setup, WAIT_MS,
+				why, sizeof(why));
 	if (sleeper < 0)
-		return failf("fork: %s", strerror(errno));
-	if (sleeper == 0) {
-		close(master);
-		close(pfds[0]);
-		run_sleeper(name, pfds[1]);
-	}
-	close(pfds[1]);
-	pfd.fd = pfds[0];
-	pfd.events = POLLIN;
-	if (poll(&pfd, 1, WAIT_MS) != 1 || read(pfds[0], msg, 2) != 2 || msg[0] != 'R') {
-		close(pfds[0]);
-		return failf("sleeper setup failed at step '%c': %s", msg[0] ? msg[0] : '?',
-			     msg[0] ? strerror((unsigned char)msg[1]) : "no answer");
-	}
-	close(pfds[0]);
+		return -1;
 	slave = open(name, O_RDWR | O_NOCTTY);
 	if (slave < 0)
 		return failf("open %s: %s", name, strerror(errno));

@@ -176,15 +176,9 @@ int main(void)
 	signal(SIGALRM, on_alarm);
 	alarm(30);
 
-	master = posix_openpt(O_RDWR | O_NOCTTY);
+	master = pty_open(name, sizeof(name));
 	if (master < 0)
-		ksft_exit_fail_msg("posix_openpt: %s\n", strerror(errno));
-	if (grantpt(master))
-		ksft_exit_fail_msg("grantpt: %s\n", strerror(errno));
-	if (unlockpt(master))
-		ksft_exit_fail_msg("unlockpt: %s\n", strerror(errno));
-	if (ptsname_r(master, name, sizeof(name)))
-		ksft_exit_fail_msg("ptsname_r: %s\n", strerror(errno));
+		ksft_exit_fail_msg("pty: %s\n", strerror(errno));
 	slave = open(name, O_RDWR | O_NOCTTY);
 	if (slave < 0)
 		ksft_exit_fail_msg("open %s: %s\n", name, strerror(errno));

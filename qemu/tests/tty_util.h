@@ -6,11 +6,19 @@
 #define WS_TTY_UTIL_H
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/types.h>
+#include <sys/wait.h>
 
 /* Monotonic milliseconds, for the tests' poll deadlines. */
 static inline long long now_ms(void)
@@ -72,6 +80,127 @@ static inline const char *show(const char *s, size_t len)
 	}
 	out[o] = '\0';
 	return out;
+}
+
+/*
+ * A new pty: returns its master (O_NOCTTY), with the slave's path in name,
+ * or -1 with errno set.
+ */
+static inline int pty_open(char *name, size_t size)
+{
+	int m = posix_openpt(O_RDWR | O_NOCTTY);
+	int err;
+
+	if (m < 0)
+		return -1;
+	if (!grantpt(m) && !unlockpt(m) && !ptsname_r(m, name, size))
+		return m;
+	err = errno;
+	close(m);
+	errno = err;
+	return -1;
+}
+
+/*
+ * The sleeper: the foreground job of the tests that type at a pty.  In the
+ * child just forked, run setup (if any), become a session leader whose
+ * controlling tty, stdin, stdout and stderr are the slave at name, take the
+ * name comm, tell the parent "R" on the pipe ready and pause() until
+ * killed.  A step that fails is told instead, as its letter and errno:
+ * setup's own letter, S setsid, O open, C TIOCSCTTY, N PR_SET_NAME.
+ */
+static inline void __attribute__((noreturn))
+sleeper_main(const char *name, const char *comm, char (*setup)(void), int ready)
+{
+	char msg[2] = { 'R', 0 };
+	int fd;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	signal(SIGALRM, SIG_DFL);
+	alarm(120);	/* never outlive the test for long */
+	if (setup) {
+		msg[0] = setup();
+		if (msg[0])
+			goto fail;
+	}
+	msg[0] = 'S';
+	if (setsid() < 0)
+		goto fail;
+	msg[0] = 'O';
+	fd = open(name, O_RDWR);
+	if (fd < 0)
+		goto fail;
+	msg[0] = 'C';
+	if (ioctl(fd, TIOCSCTTY, 0))
+		goto fail;
+	msg[0] = 'N';
+	if (prctl(PR_SET_NAME, comm))
+		goto fail;
+	/* Let go of the test's stdout pipe: the tty is our stdio now. */
+	dup2(fd, STDIN_FILENO);
+	dup2(fd, STDOUT_FILENO);
+	dup2(fd, STDERR_FILENO);
+	if (fd > STDERR_FILENO)
+		close(fd);
+	msg[0] = 'R';
+	if (write(ready, msg, 2) != 2)
+		_exit(1);
+	close(ready);
+	for (;;)
+		pause();
+fail:
+	msg[1] = (char)errno;
+	if (write(ready, msg, 2) != 2)
+		_exit(1);
+	_exit(1);
+}
+
+/*
+ * Fork a sleeper (above) on the slave at name of the pty master and wait
+ * up to wait_ms for its "R".  Returns its pid; or -1, the child reaped,
+ * with what went wrong in why.
+ */
+static inline pid_t sleeper_start(int master, const char *name, const char *comm,
+				  char (*setup)(void), int wait_ms,
+				  char *why, size_t whysize)
+{
+	char msg[2] = { 0, 0 };
+	struct pollfd pfd;
+	int pfds[2];
+	pid_t pid;
+
+	if (pipe(pfds)) {
+		snprintf(why, whysize, "pipe: %s", strerror(errno));
+		return -1;
+	}
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0) {
+		snprintf(why, whysize, "fork: %s", strerror(errno));
+		close(pfds[0]);
+		close(pfds[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		close(master);
+		close(pfds[0]);
+		sleeper_main(name, comm, setup, pfds[1]);
+	}
+	close(pfds[1]);
+	pfd.fd = pfds[0];
+	pfd.events = POLLIN;
+	if (poll(&pfd, 1, wait_ms) != 1 || read(pfds[0], msg, 2) != 2 ||
+	    msg[0] != 'R') {
+		snprintf(why, whysize, "sleeper setup failed at step '%c': %s",
+			 msg[0] ? msg[0] : '?',
+			 msg[0] ? strerror((unsigned char)msg[1]) : "no answer");
+		close(pfds[0]);
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		return -1;
+	}
+	close(pfds[0]);
+	return pid;
 }
 
 #endif

@@ -401,88 +401,19 @@ static void test_plain_input(int idx, tcflag_t lflag_off, const char *in,
 	ksft_test_result_pass("%s\n", case_names[idx]);
 }
 
-/* The sleeper: session leader, controlling tty = slave, foreground. */
-static void run_sleeper(const char *name, int ready)
-{
-	char msg[2] = { 'R', 0 };
-	int fd;
-
-	signal(SIGALRM, SIG_DFL);
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	alarm(120);	/* never outlive the test for long */
-	if (setsid() < 0) {
-		msg[0] = 'S';
-		goto fail;
-	}
-	fd = open(name, O_RDWR);
-	if (fd < 0) {
-		msg[0] = 'O';
-		goto fail;
-	}
-	if (ioctl(fd, TIOCSCTTY, 0)) {
-		msg[0] = 'C';
-		goto fail;
-	}
-	if (prctl(PR_SET_NAME, "vst-sleeper")) {
-		msg[0] = 'N';
-		goto fail;
-	}
-	/* Let go of the test's stdout pipe: the tty is our stdio now. */
-	dup2(fd, STDIN_FILENO);
-	dup2(fd, STDOUT_FILENO);
-	dup2(fd, STDERR_FILENO);
-	if (fd > STDERR_FILENO)
-		close(fd);
-	if (write(ready, msg, 2) != 2)
-		_exit(1);
-	close(ready);
-	for (;;)
-		pause();
-fail:
-	msg[1] = (char)errno;
-	if (write(ready, msg, 2) != 2)
-		_exit(1);
-	_exit(1);
-}
-
 static void start_sleeper(void)
 {
-	char name[128], msg[2] = { 0, 0 };
-	struct pollfd pfd;
-	int pfds[2], pgrp = 0;
+	char name[128], why[160];
+	int pgrp = 0;
 
-	master = posix_openpt(O_RDWR | O_NOCTTY);
+	master = pty_open(name, sizeof(name));
 	if (master < 0)
-		ksft_exit_fail_msg("posix_openpt: %s\n", strerror(errno));
-	if (grantpt(master) || unlockpt(master))
-		ksft_exit_fail_msg("grantpt/unlockpt: %s\n", strerror(errno));
-	if (ptsname_r(master, name, sizeof(name)))
-		ksft_exit_fail_msg("ptsname_r: %s\n", strerror(errno));
-	if (pipe(pfds))
-		ksft_exit_fail_msg("pipe: %s\n", strerror(errno));
-
-	fflush(stdout);
-	sleeper = fork();
+		ksft_exit_fail_msg("pty: %s\n", strerror(errno));
+	/* The sleeper: session leader, controlling tty = slave, foreground. */
+	sleeper = sleeper_start(master, name, "vst-sleeper", NULL, 5000,
+				why, sizeof(why));
 	if (sleeper < 0)
-		ksft_exit_fail_msg("fork: %s\n", strerror(errno));
-	if (sleeper == 0) {
-		close(master);
-		close(pfds[0]);
-		run_sleeper(name, pfds[1]);
-	}
-	close(pfds[1]);
-
-	pfd.fd = pfds[0];
-	pfd.events = POLLIN;
-	if (poll(&pfd, 1, 5000) != 1 || read(pfds[0], msg, 2) != 2 ||
-	    msg[0] != 'R') {
-		kill(sleeper, SIGKILL);
-		waitpid(sleeper, NULL, 0);
-		ksft_exit_fail_msg("sleeper setup failed at step '%c': %s\n",
-				   msg[0] ? msg[0] : '?',
-				   msg[0] ? strerror((unsigned char)msg[1]) : "no answer");
-	}
-	close(pfds[0]);
+		ksft_exit_fail_msg("%s\n", why);
 
 	slave = open(name, O_RDWR | O_NOCTTY);
 	if (slave < 0)
