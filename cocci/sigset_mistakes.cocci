@@ -4,7 +4,7 @@
 ///
 ///  - a local sigset_t used before it is initialised on some path: its
 ///    address passed to anything but an initialiser (sigemptyset(),
-///    sigfillset(), siginitset[inv](), memset(), memcpy(),
+///    sigfillset(), [compat_]siginitset[inv](), memset(), memcpy(),
 ///    [__]copy_from_user(), get_compat_sigset(), copy_[compat_]sigset_from_
 ///    user(), [do_]sigpending(), the destination of sig{and,or,andn}sets(),
 ///    the old set of sigprocmask(), a [__]get_user() into it), or a word
@@ -39,6 +39,7 @@ virtual report
 typedef sigset_t;
 identifier s;
 identifier init = {sigemptyset, sigfillset, siginitset, siginitsetinv,
+		   compat_siginitset, compat_siginitsetinv,
 		   memset, memcpy, copy_from_user, __copy_from_user,
 		   get_compat_sigset, copy_sigset_from_user,
 		   copy_compat_sigset_from_user, do_sigpending, sigpending,

@@ -125,6 +125,17 @@ static int fine(sigset_t __user *uset, struct task_struct *p, int how, int sig, 
 	return !sig_kernel_only(sig);
 }
 
+/* negative: the compat initialisers of the first word (nsig's osf_sigprocmask) */
+static long osf_sigprocmask(int how, unsigned long newmask, sigset_t *oldmask)
+{
+	sigset_t mask, inv;
+
+	compat_siginitset(&mask, newmask);
+	compat_siginitsetinv(&inv, newmask);
+	sigandsets(&mask, &mask, &inv);
+	return sigprocmask(how, &mask, oldmask);
+}
+
 /* negative: initialised declarations, and plain negated checks */
 static int do_sigtimedwait(const sigset_t *which, struct task_struct *current, int sig)
 {
