@@ -180,11 +180,13 @@ gen_init_cpio() {
 	"$bin" "$@"
 }
 
-# run_qemu DIR KERNEL ACCEL [SMP [CMDLINE]]: boot; console and KTAP logs stay
-# in DIR.  CMDLINE is appended to the kernel command line.  Prints the
-# seconds to the first KTAP line ("-" if none).
+# run_qemu DIR ART ACCEL [SMP]: boot the kernel of the build artifact ART,
+# with what kernel_cmdline says it needs; console and KTAP logs stay in DIR.
+# Prints the seconds to the first KTAP line ("-" if none).
 run_qemu() {
-	local dir=$1 kernel=$2 accel=$3 smp=${4:-1} extra=${5:-} pid t0 first=- cpu=max
+	local dir=$1 art=$2 accel=$3 smp=${4:-1} extra pid t0 first=- cpu=max
+	local kernel=$art/bzImage
+	extra=$(kernel_cmdline "$art")
 	[[ $accel == kvm ]] && cpu=host
 	: >"$dir/console.log"
 	: >"$dir/ktap.log"
@@ -263,7 +265,7 @@ boot_commit() {
 		ACCEL_CHOSEN=$accel
 		progress boot "accelerator: $accel (ACCEL=$ACCEL)"
 	fi
-	first=$(run_qemu "$dir" "$art/bzImage" "$accel" "$([[ $CONFIG == debug ]] && echo 2 || echo 1)" "$(kernel_cmdline "$art")")
+	first=$(run_qemu "$dir" "$art" "$accel" "$([[ $CONFIG == debug ]] && echo 2 || echo 1)")
 	local secs=$(($(now) - t0)) rc=0
 	local -a kunit=()
 	kunit_expected "$art" && kunit=(--kunit)
@@ -347,7 +349,7 @@ bench_boot() {
 		ACCEL_CHOSEN=$accel
 		progress bench "accelerator: $accel (ACCEL=$ACCEL)"
 	fi
-	run_qemu "$dir" "$art/bzImage" "$accel" 1 "$(kernel_cmdline "$art")" >/dev/null
+	run_qemu "$dir" "$art" "$accel" 1 >/dev/null
 	"$WS_ROOT/qemu/ktap-verdict" "$dir/ktap.log" "$dir/console.log" >/dev/null 2>&1 ||
 		die "bench: boot of ${sha:0:12} failed (logs in $dir)"
 	grep -q 'pty_canon round' "$dir/ktap.log" ||

@@ -22,18 +22,7 @@ MAKE_KERNEL=${MAKE_KERNEL:-make}
 BUILD_TARGET=${BUILD_TARGET:-bzImage}
 IMAGE=${IMAGE:-arch/x86/boot/bzImage}
 OUT=$WORKDIR/build/$CONFIG
-export CCACHE_DIR=${CCACHE_DIR:-$WORKDIR/ccache}
-export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
-# Depend mode: ccache takes the headers from the compiler's -MMD output
-# instead of running the preprocessor first, so a miss (every object a
-# commit to include/linux/signal.h touches) costs one compile, not a
-# preprocessor pass and a compile.  CCACHE_DEPEND=0, which ccache itself
-# rejects, turns it off here.
-if [[ ${CCACHE_DEPEND-1} == 0 || -n ${CCACHE_NODEPEND:-} ]]; then
-	unset CCACHE_DEPEND
-else
-	export CCACHE_DEPEND=1
-fi
+export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}	# CCACHE_DIR, depend mode: lib.sh
 export KBUILD_BUILD_TIMESTAMP="Thu Jan  1 00:00:00 UTC 2015"
 export KBUILD_BUILD_USER=workspace KBUILD_BUILD_HOST=qemu
 

@@ -21,6 +21,19 @@ BASE_BRANCH=linux-source        # import's branch: the tarball plus the ignore f
 WS_START=${WS_START:-$(date +%s)}
 export WS_ROOT WORKDIR KVER SERIES_DIR WS_START
 
+# ccache, for build.sh's kernels and for the build checks (check.sh runs
+# them, and they inherit this).  Depend mode: ccache takes the headers from
+# the compiler's -MMD output instead of running the preprocessor first, so
+# a miss (every object a commit to include/linux/signal.h touches) costs
+# one compile, not a preprocessor pass and a compile.  CCACHE_DEPEND=0,
+# which ccache itself rejects, turns it off here.
+export CCACHE_DIR=${CCACHE_DIR:-$WORKDIR/ccache}
+if [[ ${CCACHE_DEPEND-1} == 0 || -n ${CCACHE_NODEPEND:-} ]]; then
+	unset CCACHE_DEPEND
+else
+	export CCACHE_DEPEND=1
+fi
+
 die() {
 	printf 'error: %s\n' "$*" >&2
 	exit 1

@@ -44,12 +44,6 @@ compare_builds() {
 	fi
 	mkdir -p "$scratch"
 	export CCACHE_DIR=${CCACHE_DIR:-${WORKDIR:-$scratch}/ccache}
-	# Depend mode, as scripts/build.sh: one compile a miss, no preprocessor.
-	if [[ ${CCACHE_DEPEND-1} == 0 || -n ${CCACHE_NODEPEND:-} ]]; then
-		unset CCACHE_DEPEND
-	else
-		export CCACHE_DEPEND=1
-	fi
 	tmp=$(mktemp -d)
 	# shellcheck disable=SC2064 # expand now: tmp is local
 	trap "rm -rf '$tmp'" EXIT
