@@ -15,8 +15,9 @@ CHECK_JOBS ?= $(shell nproc)
 FORCE ?= 0
 E2E ?= 1
 BENCH_BOOTS ?= 3
+NO_DEPS ?= 0
 
-export WORKDIR KVER SERIES CHECKS DEBUG CONFIG ACCEL BOOT_TIMEOUT TEST_TIMEOUT JOBS CHECK_JOBS FORCE E2E BENCH_BOOTS
+export WORKDIR KVER SERIES CHECKS DEBUG CONFIG ACCEL BOOT_TIMEOUT TEST_TIMEOUT JOBS CHECK_JOBS FORCE E2E BENCH_BOOTS NO_DEPS
 export WS_ROOT := $(CURDIR)
 
 S := $(CURDIR)/scripts
@@ -112,6 +113,6 @@ help: ## this text
 	@echo "  SEND          send: 1 sends through SMTP (your git config's sendemail.*, or b4-config's); 0 only writes ($(SEND))"
 	@echo "  MBOX          trailers: the review replies, a thread saved from lore as an mbox (gzipped or not)"
 	@echo "  MIN_FREE_GB   free disk a run needs before it starts (12)"
-	@echo "  NO_DEPS       make: 1 skips make deps (a machine without apt-get)"
+	@echo "  NO_DEPS       every target: 1 skips make deps (a machine without apt-get) ($(NO_DEPS))"
 	@echo
 	@echo "Reports: $(WORKDIR)/report/{summary.md,results.tsv,bench.tsv,bench-pty.tsv}"

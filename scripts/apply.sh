@@ -24,20 +24,21 @@ patch_subject() {
 prepare_worktree() {
 	local base=$1
 	if [[ -d $APPLY_WT ]] && ! git -C "$APPLY_WT" rev-parse -q --git-dir >/dev/null 2>&1; then
-		rm -rf "$APPLY_WT"
+		rm -rf "$APPLY_WT" || return 1
 	fi
-	git_tree worktree prune
+	git_tree worktree prune || return 1
 	if [[ ! -d $APPLY_WT ]]; then
-		git_tree worktree add -q --detach "$APPLY_WT" "$base"
+		git_tree worktree add -q --detach "$APPLY_WT" "$base" || return 1
 	fi
+	clear_stale_git_locks "$APPLY_WT" || return 1
 	# A Ctrl-C during an earlier git am leaves its state behind: drop it.
 	if [[ -d $(git -C "$APPLY_WT" rev-parse --git-path rebase-apply) ]]; then
 		progress apply "cleaning up an interrupted git am from an earlier run"
 		git -C "$APPLY_WT" am --abort >/dev/null 2>&1 ||
-			rm -rf "$(git -C "$APPLY_WT" rev-parse --git-path rebase-apply)"
+			rm -rf "$(git -C "$APPLY_WT" rev-parse --git-path rebase-apply)" || return 1
 	fi
-	git -C "$APPLY_WT" checkout -q -f --detach "$base"
-	git -C "$APPLY_WT" clean -fdxq
+	git -C "$APPLY_WT" checkout -q -f --detach "$base" &&
+		git -C "$APPLY_WT" clean -fdxq
 }
 
 # explain_failure NAME PATCH: name the files and hunks that do not apply.
@@ -82,17 +83,25 @@ guard_checkout() {
 	fi
 }
 
+# publish_branch NAME NEW: move branch NAME to NEW, keeping the old one as
+# a backup ref, and a checkout of NAME in the tree in step with it.  Called
+# without errexit (apply_one runs as `apply_one || ...`): each step checks.
 publish_branch() {
-	local name=$1 new=$2 old
+	local name=$1 new=$2 old on_branch=0
 	old=$(git_tree rev-parse -q --verify "refs/heads/$name" || true)
-	if [[ -n $old && $old != "$new" ]]; then
-		git_tree update-ref "refs/workspace/backup/$name/$(date +%Y%m%d-%H%M%S)" "$old"
+	[[ $(git_tree symbolic-ref -q HEAD || true) != "refs/heads/$name" ]] || on_branch=1
+	# Refuse before moving anything: a ref moved under a checkout that
+	# cannot follow it would leave the user a staged revert.
+	if ((on_branch)); then
+		tree_git_lock || return 1
 	fi
-	git_tree update-ref -m "workspace apply" "refs/heads/$name" "$new"
-	git_tree update-ref "refs/workspace/applied/$name" "$new"
-	# Keep a checkout of this branch in step with it.
-	if [[ $(git_tree symbolic-ref -q HEAD || true) == "refs/heads/$name" ]]; then
-		git_tree reset -q --hard "$new"
+	if [[ -n $old && $old != "$new" ]]; then
+		git_tree update-ref "refs/workspace/backup/$name/$(date +%Y%m%d-%H%M%S)" "$old" || return 1
+	fi
+	git_tree update-ref -m "workspace apply" "refs/heads/$name" "$new" ${old:+"$old"} || return 1
+	git_tree update-ref "refs/workspace/applied/$name" "$new" || return 1
+	if ((on_branch)); then
+		git_tree reset -q --hard "$new" || return 1
 	fi
 }
 
@@ -137,8 +146,8 @@ apply_one() {
 	local -a patches
 	capture patches patch_files "$name"
 	progress apply "$name: ${#patches[@]} patches on $base_ref ($(git_tree log -1 --format=%h "$base"))"
-	prepare_worktree "$base"
-	clear_series "$name"
+	prepare_worktree "$base" || { warn "cannot prepare the worktree $APPLY_WT"; return 1; }
+	clear_series "$name" || return 1
 	local i p
 	for ((i = 0; i < ${#patches[@]}; i++)); do
 		p=${patches[i]}
@@ -157,10 +166,14 @@ apply_one() {
 		fi
 	done
 	local head
-	head=$(git -C "$APPLY_WT" rev-parse HEAD)
-	publish_branch "$name" "$head"
-	git_tree config "workspace.applied.$name" "$hash $head"
-	git -C "$APPLY_WT" checkout -q --detach "$base"
+	head=$(git -C "$APPLY_WT" rev-parse HEAD) || return 1
+	if ! publish_branch "$name" "$head"; then
+		printf 'error: branch %s could not be moved to the applied series (%s); it is where it was\n' \
+			"$name" "${head:0:12}" >&2
+		return 1
+	fi
+	git_tree config "workspace.applied.$name" "$hash $head" || return 1
+	git -C "$APPLY_WT" checkout -q --detach "$base" || return 1
 	progress apply "$name: branch $name is at $(git_tree log -1 --format='%h ("%s")' "$head")"
 	record_commits "$name" "$base" "$head" "$t0"
 }

@@ -240,19 +240,35 @@ kernel_cmdline() {
 	fi
 }
 
+# kernel_of SHA: build commit SHA if needed (scripts/build.sh) and print
+# its artifact directory, which holds a result.
+kernel_of() {
+	local art
+	art=$(CONFIG=$CONFIG "$WS_ROOT/scripts/build.sh" commit "$1" | tail -n1) || return 1
+	[[ -n $art && -s $art/result ]] || return 1
+	echo "$art"
+}
+
 # boot_commit NAME IDX SHA SUBJECT STAGE: build if needed, boot, record.
+# Called as `boot_commit || rc=1`, so without errexit: each step checks.
 boot_commit() {
 	local name=$1 idx=$2 sha=$3 subj=$4 stage=$5 art dir t0 accel first verdict status
-	art=$(CONFIG=$CONFIG "$WS_ROOT/scripts/build.sh" commit "$sha" | tail -n1)
 	t0=$(now)
+	if ! art=$(kernel_of "$sha"); then
+		record "$name" "$idx" "$sha" "$subj" "$stage" fail 0 "workspace: no build result for ${sha:0:12} (see the build step above)"
+		printf '  FAIL: no build result\n'
+		return 1
+	fi
 	if [[ $(cut -d' ' -f1 "$art/result") != pass ]]; then
 		record "$name" "$idx" "$sha" "$subj" "$stage" skip 0 "no kernel: build failed"
 		printf '  skip: build failed\n'
 		return 0
 	fi
 	dir=$BOOTS/$CONFIG/${sha:0:12}
-	rm -rf "$dir"
-	mkdir -p "$dir"
+	if ! { rm -rf "$dir" && mkdir -p "$dir"; }; then
+		record "$name" "$idx" "$sha" "$subj" "$stage" fail 0 "workspace: cannot make $dir"
+		return 1
+	fi
 	if ! build_initramfs "$art" "$dir" "$sha"; then
 		record "$name" "$idx" "$sha" "$subj" "$stage" fail $(($(now) - t0)) \
 			"guest tests do not compile: $(grep -m1 'error' "$dir/guest-build.log" || true)"
@@ -261,22 +277,30 @@ boot_commit() {
 	fi
 	accel=${ACCEL_CHOSEN:-}
 	if [[ -z $accel ]]; then
-		accel=$(probe_accel "$art/bzImage")
+		accel=$(probe_accel "$art/bzImage") || return 1
 		ACCEL_CHOSEN=$accel
 		progress boot "accelerator: $accel (ACCEL=$ACCEL)"
 	fi
-	first=$(run_qemu "$dir" "$art" "$accel" "$([[ $CONFIG == debug ]] && echo 2 || echo 1)")
+	first=$(run_qemu "$dir" "$art" "$accel" "$([[ $CONFIG == debug ]] && echo 2 || echo 1)") || first=-
 	local secs=$(($(now) - t0)) rc=0
-	local -a kunit=()
-	kunit_expected "$art" && kunit=(--kunit)
-	verdict=$("$WS_ROOT/qemu/ktap-verdict" "${kunit[@]}" "$dir/ktap.log" "$dir/console.log" 2>"$dir/verdict.log") || rc=$?
-	sed 's/^/    /' "$dir/verdict.log"
+	local -a judge
+	mapfile -t judge < <(verdict_args "$art")
+	verdict=$("$WS_ROOT/qemu/ktap-verdict" "${judge[@]}" "$dir/ktap.log" "$dir/console.log" 2>"$dir/verdict.log") || rc=$?
+	[[ -n $verdict ]] || { verdict="fail: qemu/ktap-verdict printed no verdict (exit $rc)"; rc=1; }
+	sanitize <"$dir/verdict.log" | sed 's/^/    /'
 	if ((rc == 0)); then status=pass; else status=fail; fi
-	printf '  %s (%ss, first KTAP line at %ss; logs in %s)\n' "$verdict" "$secs" "$first" "$dir"
+	printf '  %s (%ss, first KTAP line at %ss; logs in %s)\n' "$(sanitize <<<"$verdict")" "$secs" "$first" "$dir"
 	record "$name" "$idx" "$sha" "$subj" "$stage" "$status" "$secs" "$verdict"
 	bench boot "$CONFIG $name/$idx ${sha:0:12}" "$secs"
 	bench first-ktap "$CONFIG $name/$idx ${sha:0:12}" "$first"
 	[[ $status == pass ]]
+}
+
+# verdict_args ART: qemu/ktap-verdict's options for the kernel in ART, one
+# a line.
+verdict_args() {
+	kunit_expected "$1" && echo --kunit
+	return 0
 }
 
 cmd_series() {
@@ -337,7 +361,7 @@ bench_initramfs() {
 # per-round figures are appended to SAMPLES as "LABEL bytes/s" lines.
 bench_boot() {
 	local label=$1 sha=$2 run=$3 samples=$4 art dir accel
-	art=$(CONFIG=$CONFIG "$WS_ROOT/scripts/build.sh" commit "$sha" | tail -n1)
+	art=$(kernel_of "$sha") || die "bench: no build result for ${sha:0:12}"
 	[[ $(cut -d' ' -f1 "$art/result") == pass ]] || die "bench: commit ${sha:0:12} does not build ($art/build.log)"
 	dir=$BOOTS/bench/${sha:0:12}-$run
 	rm -rf "$dir"

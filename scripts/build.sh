@@ -75,12 +75,13 @@ artifact_dir() {
 checkout_src() {
 	local sha=$1
 	if [[ -d $SRC ]] && ! git -C "$SRC" rev-parse -q --git-dir >/dev/null 2>&1; then
-		rm -rf "$SRC"
+		rm -rf "$SRC" || return 1
 	fi
-	git_tree worktree prune
-	[[ -d $SRC ]] || git_tree worktree add -q --detach "$SRC" "$sha"
-	git -C "$SRC" checkout -q -f --detach "$sha"
-	git -C "$SRC" clean -fdxq
+	git_tree worktree prune || return 1
+	[[ -d $SRC ]] || git_tree worktree add -q --detach "$SRC" "$sha" || return 1
+	clear_stale_git_locks "$SRC" || return 1
+	git -C "$SRC" checkout -q -f --detach "$sha" &&
+		git -C "$SRC" clean -fdxq
 }
 
 kmake() {
@@ -161,11 +162,6 @@ heartbeat() {
 	done
 }
 
-normalize_warnings() {
-	sed -nE 's/^(.*):[0-9]+:[0-9]+: warning: (.*)$/\1: warning: \2/p' "$1" |
-		sed -e "s#^$SRC/##" -e 's#^\(\.\./\)*src/##' | sort -u
-}
-
 first_error() {
 	grep -m1 -E '(: error: |: fatal error: |undefined reference|Error [0-9]+|No rule to make target)' "$1" ||
 		tail -n1 "$1"
@@ -173,27 +169,45 @@ first_error() {
 
 # artifact_done ART: ART holds a finished build.  A kernel that built has its
 # .config there too (boot.sh reads it); one from before configs were kept
-# is built again, from ccache.
+# is built again, from ccache.  A damaged entry (an empty or unreadable
+# result, a passing build without its kernel) is discarded, naming it.
 artifact_done() {
-	[[ -f $1/result ]] || return 1
-	[[ $(cut -d' ' -f1 "$1/result") != pass || -f $1/config ]]
+	local art=$1 status
+	[[ -e $art ]] || return 1
+	status=$(cut -d' ' -f1 "$art/result" 2>/dev/null || true)
+	case $status in
+	fail) return 0 ;;
+	pass) [[ -f $art/config ]] || return 1 ;;
+	*)
+		warn "discarding the damaged build result $art (result: '$status'); building it again"
+		rm -rf "$art"
+		return 1
+		;;
+	esac
+	if [[ ! -s $art/bzImage || ! -d $art/headers ]]; then
+		warn "discarding the damaged build result $art (no kernel or headers); building it again"
+		rm -rf "$art"
+		return 1
+	fi
 }
 
 # build_commit SHA: build into $OUT, leave the result in the artifact dir.
 # Prints nothing; the artifact's 'result' file holds "status seconds detail".
+# Returns non-zero only when the workspace itself failed (a checkout, a copy):
+# then nothing is stored.  Called as `build_commit || ...`, so without
+# errexit: every step checks its own status.
 build_commit() {
 	local sha=$1 art tmp t0 rc=0
-	art=$(artifact_dir "$sha")
+	art=$(artifact_dir "$sha") || return 1
 	artifact_done "$art" && return 0
 	tmp=$art.tmp
-	rm -rf "$tmp"
-	mkdir -p "$tmp"
+	rm -rf "$tmp" && mkdir -p "$tmp" || return 1
 	t0=$(now)
-	checkout_src "$sha"
+	checkout_src "$sha" || { warn "cannot check out ${sha:0:12} in $SRC"; return 1; }
 	if ! configure "$sha" "$tmp/build.log"; then
-		printf 'fail %s %s\n' $(($(now) - t0)) "config: $(grep -m1 -A1 '^error:' "$tmp/build.log" | tail -n1 | xargs)" >"$tmp/result"
-		mv_artifact "$tmp" "$art"
-		return 0
+		printf 'fail %s %s\n' $(($(now) - t0)) "config: $(grep -m1 -A1 '^error:' "$tmp/build.log" | tail -n1 | xargs)" >"$tmp/result" &&
+			mv_artifact "$tmp" "$art"
+		return
 	fi
 	if [[ ${CLEAN_FIRST:-0} == 1 ]]; then
 		kmake clean >>"$tmp/build.log" 2>&1 || true
@@ -202,31 +216,29 @@ build_commit() {
 	if ((rc == 0)); then
 		kmake headers_install >>"$tmp/build.log" 2>&1 || rc=$?
 	fi
-	normalize_warnings "$tmp/build.log" >"$tmp/warnings"
 	if ((rc == 0)); then
-		cp "$OUT/$IMAGE" "$tmp/bzImage"
-		cp -r "$OUT/usr/include" "$tmp/headers"
-		cp "$OUT/.config" "$tmp/config"
-		git_tree show "$sha:tools/testing/selftests/kselftest.h" >"$tmp/kselftest.h" 2>/dev/null || true
-		printf 'pass %s\n' $(($(now) - t0)) >"$tmp/result"
+		store_kernel "$sha" "$tmp" || { warn "cannot store the kernel of ${sha:0:12} in $tmp"; return 1; }
+		printf 'pass %s\n' $(($(now) - t0)) >"$tmp/result" || return 1
 	else
-		printf 'fail %s %s\n' $(($(now) - t0)) "$(first_error "$tmp/build.log")" >"$tmp/result"
+		printf 'fail %s %s\n' $(($(now) - t0)) "$(first_error "$tmp/build.log")" >"$tmp/result" || return 1
 	fi
 	mv_artifact "$tmp" "$art"
 }
 
-mv_artifact() {
-	rm -rf "$2"
-	mv "$1" "$2"
+# store_kernel SHA TMP: the kernel, its headers, .config and kselftest.h
+# into the artifact being made.
+store_kernel() {
+	local sha=$1 tmp=$2
+	cp "$OUT/$IMAGE" "$tmp/bzImage" &&
+		cp -r "$OUT/usr/include" "$tmp/headers" &&
+		cp "$OUT/.config" "$tmp/config" || return 1
+	if git_tree cat-file -e "$sha:tools/testing/selftests/kselftest.h" 2>/dev/null; then
+		git_tree show "$sha:tools/testing/selftests/kselftest.h" >"$tmp/kselftest.h" || return 1
+	fi
 }
 
-result_field() {
-	local art=$1 n=$2
-	if ((n == 3)); then
-		cut -d' ' -f3- "$art/result"
-	else
-		cut -d' ' -f"$n" "$art/result"
-	fi
+mv_artifact() {
+	rm -rf "$2" && mv "$1" "$2"
 }
 
 cmd_commit() {
@@ -240,49 +252,105 @@ cmd_commit() {
 	artifact_dir "$sha" >&3
 }
 
+WARNINGS_PY=$WS_ROOT/scripts/warnings.py
+
+# chain_logs SHA: the build logs from the imported base up to commit SHA,
+# oldest first: what the warning state at SHA is made of, for a series
+# that sits on another series.  A commit of the chain that was never built
+# is left out, with a warning.
+chain_logs() {
+	local sha=$1 root c art
+	root=$(git_tree rev-parse -q --verify "$BASE_BRANCH^{commit}") || return 1
+	for c in "$root" $(git_tree rev-list --reverse --first-parent "$root..$sha"); do
+		art=$(artifact_dir "$c") || return 1
+		if [[ -f $art/build.log ]]; then
+			echo "$art/build.log"
+		else
+			warn "the warning state at ${sha:0:12} leaves out ${c:0:12}, which was never built"
+		fi
+	done
+}
+
+# build_row NAME IDX N SHA SUBJECT: build one commit of a series (the base
+# whole, so that all its warnings are known); sets row_art to its artifact
+# and row_cached to " (cached)" if it was built before.
+row_art="" row_cached=""
+build_row() {
+	local name=$1 idx=$2 n=$3 sha=$4 subj=$5
+	row_art=$(artifact_dir "$sha") || return 1
+	row_cached=""
+	if artifact_done "$row_art"; then
+		row_cached=" (cached)"
+		progress build "$name [$idx/$n] ${sha:0:12} $subj$row_cached"
+	else
+		progress build "$name [$idx/$n] ${sha:0:12} $subj"
+		CLEAN_FIRST=$((idx == 0 ? 1 : 0)) build_commit "$sha" || return 1
+	fi
+}
+
+# warnings_start SHA STATE: the warning state of the whole tree at SHA.
+warnings_start() {
+	local logs
+	local -a chain
+	logs=$(chain_logs "$1") || return 1
+	mapfile -t chain <<<"$logs"
+	python3 "$WARNINGS_PY" state "$SRC" "${chain[@]}" >"$2"
+}
+
+# warnings_step STATE LOG: STATE moves on by one build log; prints the
+# warnings that this adds.
+warnings_step() {
+	local state=$1 log=$2
+	python3 "$WARNINGS_PY" state --from "$state" "$SRC" "$log" >"$state.next" || return 1
+	python3 "$WARNINGS_PY" new "$state" "$state.next" || return 1
+	mv "$state.next" "$state"
+}
+
 # bisect_series NAME: base, then every commit, each reported as it ends.
+# A commit's new warnings are those of the whole tree at the commit that its
+# parent's does not have (scripts/warnings.py).  Called as `... || rc=1`:
+# every step checks its own status.
 bisect_series() {
-	local name=$1 idx sha subj art status secs detail n known new nnew cached
+	local name=$1 idx sha subj status secs detail n new nnew state
 	local -a rows
 	capture rows series_commits "$name"
 	n=$((${#rows[@]} - 1))
-	known=$(mktemp)
+	state=$(mktemp) || return 1
 	local first_fail=""
 	for row in "${rows[@]}"; do
 		read -r idx sha subj <<<"$row"
-		art=$(artifact_dir "$sha")
-		cached=""
-		if artifact_done "$art"; then
-			cached=" (cached)"
-			progress build "$name [$idx/$n] ${sha:0:12} $subj$cached"
-		else
-			progress build "$name [$idx/$n] ${sha:0:12} $subj"
-			# The base is built whole so that its warnings are all known.
-			CLEAN_FIRST=$((idx == 0 ? 1 : 0)) build_commit "$sha"
+		if ! build_row "$name" "$idx" "$n" "$sha" "$subj"; then
+			rm -f "$state"
+			warn "$name [$idx/$n]: the workspace could not build ${sha:0:12}; nothing was stored"
+			return 1
 		fi
-		status=$(result_field "$art" 1)
-		secs=$(result_field "$art" 2)
-		detail=$(result_field "$art" 3)
-		new=$(comm -23 "$art/warnings" "$known")
-		nnew=$(grep -c . <<<"$new" || true)
-		sort -u "$known" "$art/warnings" -o "$known"
+		read -r status secs detail <"$row_art/result" || { rm -f "$state"; return 1; }
+		new="" nnew=0
+		if ((idx == 0)); then
+			warnings_start "$sha" "$state" || { rm -f "$state"; return 1; }
+		else
+			new=$(warnings_step "$state" "$row_art/build.log") || { rm -f "$state"; return 1; }
+			nnew=$(grep -c . <<<"$new" || true)
+		fi
 		if [[ $status == fail ]]; then
-			[[ -z $first_fail ]] && first_fail="$name [$idx/$n] ${sha:0:12} \"$subj\": $detail (log: $art/build.log)"
-			printf '  FAIL %s\n       log: %s\n' "$detail" "$art/build.log"
-		elif ((idx > 0 && nnew > 0)); then
+			[[ -n $first_fail ]] || first_fail="$name [$idx/$n] ${sha:0:12} \"$subj\": $detail (log: $row_art/build.log)"
+			printf '  FAIL %s\n       log: %s\n' "$detail" "$row_art/build.log"
+		elif ((nnew > 0)); then
 			status=warn
-			detail="$nnew new warning(s): $(head -n1 <<<"$new")"
+			detail="$nnew new warning(s) against the parent: $(head -n1 <<<"$new")"
 			printf '  WARN %s\n' "$detail"
 			printf '%s\n' "$new" >"$LOGS/$name-$idx-new-warnings.txt"
+		elif ((idx == 0)); then
+			detail="base, $(python3 "$WARNINGS_PY" count "$state") warnings"
 		else
-			detail=$([[ $idx == 0 ]] && echo "base, $(grep -c . "$art/warnings" || true) warnings" || echo "no new warnings")
+			detail="no new warnings"
 		fi
-		detail+=${cached:+, cached}
-		printf '  %s in %ss%s\n' "$status" "$secs" "$cached"
+		detail+=${row_cached:+, cached}
+		printf '  %s in %ss%s\n' "$status" "$secs" "$row_cached"
 		record "$name" "$idx" "$sha" "$subj" build "$status" "$secs" "$detail"
-		bench build "$name/$idx ${sha:0:12}$cached" "$secs"
+		bench build "$name/$idx ${sha:0:12}$row_cached" "$secs"
 	done
-	rm -f "$known"
+	rm -f "$state"
 	if [[ -n $first_fail ]]; then
 		printf 'first failing commit: %s\n' "$first_fail" >&2
 		return 1

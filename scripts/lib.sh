@@ -10,6 +10,11 @@ WS_ROOT=${WS_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
 WORKDIR=${WORKDIR:-$HOME/.cache/vstatus-workspace}
 KVER=${KVER:-6.1}
 SERIES_DIR=${SERIES_DIR:-$WS_ROOT/series}
+case $WORKDIR in
+/*) ;;
+"") printf 'error: WORKDIR is empty; give it an absolute path\n' >&2; exit 1 ;;
+*) printf "error: WORKDIR must be an absolute path (got '%s'; try WORKDIR=\$PWD/%s)\n" "$WORKDIR" "$WORKDIR" >&2; exit 1 ;;
+esac
 
 TREE=$WORKDIR/linux            # the throwaway tree the user edits
 SRC=$WORKDIR/src               # detached worktree that builds check out
@@ -56,21 +61,66 @@ progress() {
 }
 
 # The tree is shared by every target, so only one run may touch it at a time.
-# Nested scripts inherit the lock through WS_LOCK_HELD.
+# The lock is held by a helper process (flock(1) running `tail --pid`), not
+# by a descriptor of this shell: a descriptor would be inherited by every
+# child (QEMU, make, a check), and a child orphaned when this shell is
+# killed would keep the lock.  The helper ends within a tenth of a second
+# of this shell.  Nested scripts inherit the lock through WS_LOCK_HELD.
 take_lock() {
 	trap 'echo "interrupted: $0 stopped; the next run picks up from here" >&2; exit 130' INT TERM
 	[[ ${WS_LOCK_HELD:-} == 1 ]] && return 0
 	mkdir -p "$WORKDIR"
-	exec 9>"$WORKDIR/lock"
-	if ! flock -n 9; then
+	if ! lock_hold 1; then
 		printf 'another workspace run holds %s (%s); waiting for it...\n' \
 			"$WORKDIR/lock" "$(cat "$WORKDIR/lock.owner" 2>/dev/null || echo unknown)" >&2
-		if ! flock -w "${WS_LOCK_TIMEOUT:-3600}" 9; then
+		lock_hold "${WS_LOCK_TIMEOUT:-3600}" ||
 			die "gave up waiting for $WORKDIR/lock after ${WS_LOCK_TIMEOUT:-3600}s"
-		fi
 	fi
 	echo "pid $$: ${0##*/} since $(date +%T)" >"$WORKDIR/lock.owner"
 	export WS_LOCK_HELD=1
+}
+
+# lock_hold SECONDS: start the helper that takes $WORKDIR/lock within
+# SECONDS and holds it until this shell exits; true once it holds it.
+lock_hold() {
+	local wait=$1 fifo line=""
+	fifo=$(mktemp -u "$WORKDIR/.lock-fifo.XXXXXX")
+	mkfifo "$fifo" || return 1
+	# shellcheck disable=SC2016 # $1 is the inner shell's
+	flock -w "$wait" "$WORKDIR/lock" \
+		sh -c 'echo locked; exec tail --pid="$1" -s 0.1 -f /dev/null >/dev/null 2>&1' sh "$$" \
+		>"$fifo" 2>/dev/null </dev/null 9>&- &
+	read -r line <"$fifo" || true
+	rm -f "$fifo"
+	[[ $line == locked ]]
+}
+
+# validate_variables: every user-settable variable, checked once before any
+# work, with a message that names it.
+validate_variables() {
+	local v
+	for v in BOOT_TIMEOUT TEST_TIMEOUT JOBS CHECK_JOBS BENCH_BOOTS; do
+		[[ -z ${!v:-} || ${!v} =~ ^[1-9][0-9]{0,5}$ ]] ||
+			die "$v must be a positive whole number (got '${!v}')"
+	done
+	[[ -z ${MIN_FREE_GB:-} || $MIN_FREE_GB =~ ^[0-9]{1,6}$ ]] ||
+		die "MIN_FREE_GB must be a whole number of GiB (got '$MIN_FREE_GB')"
+	for v in DEBUG FORCE E2E NO_DEPS FRESH; do
+		[[ -z ${!v:-} || ${!v} == [01] ]] || die "$v must be 0 or 1 (got '${!v}')"
+	done
+	case ${CONFIG:-smoke} in
+	smoke | debug) ;;
+	*) die "CONFIG must be smoke or debug (got '$CONFIG'; see qemu/configs/)" ;;
+	esac
+	case ${ACCEL:-auto} in
+	auto | kvm | tcg) ;;
+	*) die "ACCEL must be auto, kvm or tcg (got '$ACCEL')" ;;
+	esac
+	[[ $KVER =~ ^[0-9]+\.[0-9]+$ ]] || die "KVER must be a version such as 6.1 (got '$KVER')"
+	[[ ${SERIES:-} =~ ^[A-Za-z0-9._,-]*$ ]] ||
+		die "SERIES must be series names separated by commas (got '$SERIES')"
+	[[ ${CHECKS:-} =~ ^[A-Za-z0-9._,-]*$ ]] ||
+		die "CHECKS must be check names separated by commas (got '$CHECKS')"
 }
 
 # check_disk: refuse to start a run that would fill the disk half-way.
@@ -98,6 +148,33 @@ git_tree() {
 	git -C "$TREE" "$@"
 }
 
+# clear_stale_git_locks WORKTREE: the index and HEAD locks of one of the
+# workspace's own worktrees.  Only the workspace uses them, and it holds the
+# workspace lock, so a lock file there is left over from a run that was
+# killed; git would refuse to work until it is gone.
+clear_stale_git_locks() {
+	local wt=$1 f
+	[[ -e $wt/.git ]] || return 0
+	for f in index.lock HEAD.lock; do
+		f=$(git -C "$wt" rev-parse --path-format=absolute --git-path "$f" 2>/dev/null) || continue
+		if [[ -e $f ]]; then
+			warn "removing $f, left over from an interrupted run"
+			rm -f "$f" || return 1
+		fi
+	done
+}
+
+# tree_git_lock: the user's tree is in the middle of a git command (or one
+# crashed there): name the lock file and say what to do.
+tree_git_lock() {
+	local f
+	f=$(git_tree rev-parse --path-format=absolute --git-path index.lock) || return 1
+	[[ -e $f ]] || return 0
+	printf 'error: %s exists: a git command is running in %s, or one was killed there.\n' "$f" "$TREE" >&2
+	printf '  If no git command is running there, remove it and run this again.\n' >&2
+	return 1
+}
+
 require_tree() {
 	[[ -d $TREE/.git ]] || die "no kernel tree at $TREE: run 'make import' first"
 }
@@ -107,19 +184,46 @@ now() {
 	date +%s
 }
 
+# sanitize: standard input without control characters (terminal escapes in
+# mail or on a guest's console) other than tab and newline.
+sanitize() {
+	LC_ALL=C tr -d '\000-\010\013-\037\177'
+}
+
+RESULTS_HEADER=$'series\tindex\tcommit\tsubject\tstage\tstatus\tseconds\tdetail'
+
+# results_damage FILE: where FILE is not a results table (its header, then
+# rows of eight fields with a known status), as "line N: what"; nothing if
+# it is one.
+results_damage() {
+	awk -F'\t' -v header="$RESULTS_HEADER" '
+		NR == 1 { if ($0 != header) { print "line 1: not the header of a results table"; exit } next }
+		NF < 8 { print "line " NR ": " NF " fields, not 8"; exit }
+		$6 !~ /^(pass|warn|fail|skip)$/ { print "line " NR ": unknown status \"" $6 "\""; exit }
+		$2 !~ /^[0-9]+$/ { print "line " NR ": index \"" $2 "\" is not a number"; exit }
+	' "$1"
+}
+
 # record SERIES INDEX COMMIT SUBJECT STAGE STATUS SECONDS DETAIL
 # Replaces any earlier row for the same series, index and stage.
 record() {
 	local series=$1 index=$2 commit=$3 subject=$4 stage=$5 status=$6 secs=$7 detail=$8
 	case $status in pass | warn | fail | skip) ;; *) die "record: bad status '$status'" ;; esac
 	mkdir -p "$REPORT"
-	subject=${subject//$'\t'/ }
-	detail=${detail//$'\t'/ }
-	detail=${detail//$'\n'/ }
+	subject=${subject//[[:cntrl:]]/ }
+	detail=${detail//[[:cntrl:]]/ }
 	(
 		flock 8
+		local damage
+		if [[ -s $RESULTS ]]; then
+			damage=$(results_damage "$RESULTS")
+			if [[ -n $damage ]]; then
+				warn "$RESULTS is damaged ($damage): moved to $RESULTS.damaged, starting a new one"
+				mv -f "$RESULTS" "$RESULTS.damaged"
+			fi
+		fi
 		if [[ ! -s $RESULTS ]]; then
-			printf 'series\tindex\tcommit\tsubject\tstage\tstatus\tseconds\tdetail\n' >"$RESULTS"
+			printf '%s\n' "$RESULTS_HEADER" >"$RESULTS"
 		fi
 		awk -F'\t' -v s="$series" -v i="$index" -v st="$stage" \
 			'NR == 1 || !($1 == s && $2 == i && $5 == st)' "$RESULTS" >"$RESULTS.new"
@@ -254,3 +358,5 @@ series_commits() {
 	printf '0 %s %s\n' "$base" "$(git_tree log -1 --format=%s "$base")"
 	git_tree log --reverse --format='%H %s' "$base..refs/heads/$name" | awk '{print NR, $0}'
 }
+
+validate_variables

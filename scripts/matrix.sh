@@ -104,6 +104,9 @@ render() {
 
 main() {
 	[[ -s $RESULTS ]] || die "no results yet ($RESULTS): run make first"
+	local damage
+	damage=$(results_damage "$RESULTS")
+	[[ -z $damage ]] || die "$RESULTS is damaged ($damage): run make again to rebuild it"
 	local rc=0
 	{
 		echo "# Workspace report"
