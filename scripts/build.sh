@@ -294,15 +294,15 @@ warnings_start() {
 	local -a chain
 	logs=$(chain_logs "$1") || return 1
 	mapfile -t chain <<<"$logs"
-	python3 "$WARNINGS_PY" state "$SRC" "${chain[@]}" >"$2"
+	"$WARNINGS_PY" state "$SRC" "${chain[@]}" >"$2"
 }
 
 # warnings_step STATE LOG: STATE moves on by one build log; prints the
 # warnings that this adds.
 warnings_step() {
 	local state=$1 log=$2
-	python3 "$WARNINGS_PY" state --from "$state" "$SRC" "$log" >"$state.next" || return 1
-	python3 "$WARNINGS_PY" new "$state" "$state.next" || return 1
+	"$WARNINGS_PY" state --from "$state" "$SRC" "$log" >"$state.next" || return 1
+	"$WARNINGS_PY" new "$state" "$state.next" || return 1
 	mv "$state.next" "$state"
 }
 
@@ -341,7 +341,7 @@ bisect_series() {
 			printf '  WARN %s\n' "$detail"
 			printf '%s\n' "$new" >"$LOGS/$name-$idx-new-warnings.txt"
 		elif ((idx == 0)); then
-			detail="base, $(python3 "$WARNINGS_PY" count "$state") warnings"
+			detail="base, $("$WARNINGS_PY" count "$state") warnings"
 		else
 			detail="no new warnings"
 		fi

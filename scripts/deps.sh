@@ -12,7 +12,7 @@ packages() {
 		git b4 git-filter-repo linux-source-$KVER
 		gcc gcc-multilib libc6-dev make flex bison bc libelf-dev libssl-dev
 		cpio xz-utils ccache sparse coccinelle python3-ply python3-git codespell
-		qemu-system-x86 bats shellcheck dwarves kmod rsync python3-aiosmtpd
+		qemu-system-x86 bats shellcheck dwarves kmod rsync python3-aiosmtpd python3-pytest
 	PKGS
 }
 

@@ -2,7 +2,8 @@
 # tests/run.sh: the workspace's test suite (make test, and what .ci/run runs).
 #
 #   1. shellcheck over every shell script in the repository;
-#   2. bats: the workspace logic on fixture trees (tests/*.bats);
+#   2. bats: the workspace logic on fixture trees (tests/*.bats), and
+#      pytest: the Python data code on golden files (tests/py/);
 #   3. the real end-to-end `make` on the distro kernel, then checks on its
 #      results, then the checks' own tests on that kernel tree
 #      (tests/tree/*.bats; E2E=0 skips this part).
@@ -49,6 +50,11 @@ run_bats() {
 	bats --print-output-on-failure tests/
 }
 
+# pytest: the data code in Python (scripts/*.py), on golden files.
+run_pytest() {
+	/usr/bin/python3 -m pytest -q -p no:cacheprovider tests/py
+}
+
 run_e2e() {
 	bash tests/e2e.sh
 }
@@ -60,6 +66,7 @@ run_tree_bats() {
 main() {
 	suite shellcheck run_shellcheck
 	suite bats run_bats
+	suite pytest run_pytest
 	if [[ ${E2E:-1} == 1 ]]; then
 		suite end-to-end run_e2e
 		suite checks-on-the-tree run_tree_bats

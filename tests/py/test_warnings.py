@@ -1,0 +1,57 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Golden tests of scripts/warnings.py on the build logs in
+tests/fixtures/warnings/: a full build, then an incremental one."""
+
+import pathlib
+import subprocess
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+TOOL = ROOT / "scripts" / "warnings.py"
+FIX = ROOT / "tests" / "fixtures" / "warnings"
+
+
+def run(*args):
+    return subprocess.run([str(TOOL), *map(str, args)], check=True,
+                          capture_output=True, text=True).stdout
+
+
+@pytest.fixture
+def base_state(tmp_path):
+    path = tmp_path / "base.state"
+    path.write_text(run("state", "/w/src", FIX / "base.log"))
+    return path
+
+
+def test_full_build_state_keeps_every_warning_line(base_state):
+    assert base_state.read_text() == (FIX / "base.state").read_text()
+
+
+def test_incremental_build_replaces_the_units_it_compiled(base_state, tmp_path):
+    step = tmp_path / "step.state"
+    step.write_text(run("state", "--from", base_state, "/w/src", FIX / "step.log"))
+    lines = step.read_text().splitlines()
+    # n_tty.c was compiled again without its warning; objtool's warning on
+    # vmlinux.o was not printed again when vmlinux.o was linked again.
+    assert not any("packed" in l for l in lines)
+    assert not any("objtool" in l for l in lines)
+    assert sum("unused variable" in l for l in lines) == 2
+    assert run("new", base_state, step) == (FIX / "step.new").read_text()
+
+
+def test_a_warning_fixed_and_brought_back_is_new(base_state, tmp_path):
+    empty = tmp_path / "empty.state"
+    empty.write_text("")
+    assert "unused variable" in run("new", empty, base_state)
+    assert run("new", base_state, base_state) == ""
+
+
+def test_count(base_state):
+    assert run("count", base_state).strip() == "5"
+
+
+def test_usage_error_exits_2():
+    proc = subprocess.run([str(TOOL), "bogus"], capture_output=True, text=True)
+    assert proc.returncode == 2
+    assert "warnings.py state" in proc.stderr
