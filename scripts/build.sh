@@ -252,7 +252,7 @@ cmd_commit() {
 	artifact_dir "$sha" >&3
 }
 
-WARNINGS_PY=$WS_ROOT/scripts/warnings.py
+WARNINGS_PY=$WS_ROOT/scripts/build_warnings.py
 
 # chain_logs SHA: the build logs from the imported base up to commit SHA,
 # oldest first: what the warning state at SHA is made of, for a series
@@ -308,7 +308,7 @@ warnings_step() {
 
 # bisect_series NAME: base, then every commit, each reported as it ends.
 # A commit's new warnings are those of the whole tree at the commit that its
-# parent's does not have (scripts/warnings.py).  Called as `... || rc=1`:
+# parent's does not have (scripts/build_warnings.py).  Called as `... || rc=1`:
 # every step checks its own status.
 bisect_series() {
 	local name=$1 idx sha subj status secs detail n new nnew state

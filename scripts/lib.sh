@@ -90,6 +90,8 @@ lock_hold() {
 	flock -w "$wait" "$WORKDIR/lock" \
 		sh -c 'echo locked; exec tail --pid="$1" -s 0.1 -f /dev/null >/dev/null 2>&1' sh "$$" \
 		>"$fifo" 2>/dev/null </dev/null 9>&- &
+	# Not a job of this shell: a later bare `wait` must not wait for it.
+	disown "$!"
 	read -r line <"$fifo" || true
 	rm -f "$fifo"
 	[[ $line == locked ]]

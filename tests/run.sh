@@ -47,7 +47,9 @@ run_shellcheck() {
 }
 
 run_bats() {
-	bats --print-output-on-failure tests/
+	# A hung test fails after BATS_TEST_TIMEOUT seconds instead of
+	# stopping the whole suite.
+	BATS_TEST_TIMEOUT=${BATS_TEST_TIMEOUT:-600} bats --print-output-on-failure tests/
 }
 
 # pytest: the data code in Python (scripts/*.py), on golden files.

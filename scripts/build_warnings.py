@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
-"""warnings.py: the build warnings of a kernel tree, carried from commit to
+"""build_warnings.py: the build warnings of a kernel tree, carried from commit to
 commit through incremental builds (make bisect-build).
 
 An incremental build's log shows only the objects it compiled again, so the
@@ -9,16 +9,16 @@ translation units compiled again, plus what this log shows.  Warnings of
 the link stage (ld, modpost, objtool on vmlinux) are all printed again
 whenever the kernel is linked again.
 
-  warnings.py state [--from STATE] SRC LOG...
+  build_warnings.py state [--from STATE] SRC LOG...
         The warning state after the builds whose logs are LOG..., in
         order, starting from STATE (a file this command wrote) or from
         nothing.  SRC is the worktree the build ran in; its path is taken
         out.  One "unit<TAB>warning" line each, sorted.
-  warnings.py new OLD NEW
+  build_warnings.py new OLD NEW
         The warnings of state NEW that state OLD does not have, counted as
         a multiset on the warning alone: a second identical warning is new,
         and so is one that was fixed and comes back.  One a line.
-  warnings.py count STATE
+  build_warnings.py count STATE
         How many warnings STATE holds.
 
 Every line with "warning:" (any case) is a warning: the compiler's, with

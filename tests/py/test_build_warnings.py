@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Golden tests of scripts/warnings.py on the build logs in
+"""Golden tests of scripts/build_warnings.py on the build logs in
 tests/fixtures/warnings/: a full build, then an incremental one."""
 
 import pathlib
@@ -8,7 +8,7 @@ import subprocess
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-TOOL = ROOT / "scripts" / "warnings.py"
+TOOL = ROOT / "scripts" / "build_warnings.py"
 FIX = ROOT / "tests" / "fixtures" / "warnings"
 
 
@@ -54,4 +54,4 @@ def test_count(base_state):
 def test_usage_error_exits_2():
     proc = subprocess.run([str(TOOL), "bogus"], capture_output=True, text=True)
     assert proc.returncode == 2
-    assert "warnings.py state" in proc.stderr
+    assert "build_warnings.py state" in proc.stderr
