@@ -385,3 +385,16 @@ probe_workspace() {
 	[[ $output == *"checks/probe/inputs names 'no-such-input'"* ]]
 	[[ $(results_row one 1 probe) == "fail check.sh could not run the check" ]]
 }
+
+@test "kernel-doc: a kernel-doc that fails fails the check" {
+	local c
+	c=$(commit_edit "main: kernel-doc cannot parse it" 'echo "/* CRASH */" >>main.c')
+	KDOC_WERROR=1 check kernel-doc "$c"
+	[ "$status" -eq 1 ]
+	[[ $output == "scripts/kernel-doc failed on main.c at $c: kernel-doc: cannot parse main.c" ]]
+	# -Werror from the environment is not a failure.
+	git -C "$TREE" checkout -q HEAD~1
+	c=$(commit_edit "main: a warning" 'echo "/* WARN new */" >>main.c')
+	KDOC_WERROR=1 check kernel-doc "$c"
+	[ "$status" -eq 250 ]
+}
