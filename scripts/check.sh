@@ -62,24 +62,42 @@ check_inputs() {
 	done <"$CHECKS_DIR/$1/inputs"
 }
 
+# tool_versions: the versions of the tools the checks run (gcc, sparse,
+# spatch, codespell), each only if it is installed, so that a new version
+# runs every check again.
+tool_versions() {
+	local t
+	for t in "gcc --version" "sparse --version" "spatch --version" "codespell --version"; do
+		command -v "${t%% *}" >/dev/null || continue
+		# sed, not head: head would leave the tool a SIGPIPE.
+		printf '%s: %s\n' "${t%% *}" "$(${t} 2>&1 | sed -n 1p)"
+	done
+}
+
 # check_hash CHECK SERIES: the check's own files, the shared checks/lib/,
-# and what its inputs file names.
+# what its inputs file names, and the tools' versions ($TOOL_VERSIONS, set
+# by main).
 check_hash() {
 	local f
 	local -a inputs
 	capture inputs check_inputs "$1" "$2"
-	for f in "$CHECKS_DIR/$1"/* "$CHECKS_DIR"/lib/* "${inputs[@]}"; do
-		if [[ -f $f ]]; then printf '%s\n' "${f#"$WS_ROOT"/}"; cat "$f"; fi
-	done | sha256sum | cut -c1-16
+	{
+		printf '%s\n' "${TOOL_VERSIONS?}"
+		for f in "$CHECKS_DIR/$1"/* "$CHECKS_DIR"/lib/* "${inputs[@]}"; do
+			if [[ -f $f ]]; then printf '%s\n' "${f#"$WS_ROOT"/}"; cat "$f"; fi
+		done
+	} | sha256sum | cut -c1-16
 }
 
-# run_check CHECK SERIES SHA BASE HEAD: prints "status seconds summary", caches it.
+# run_check CHECK SERIES SHA BASE HEAD: prints "status seconds summary";
+# the result is kept in the cache, but only a pass or a warn is ever taken
+# from it: a failure or a skip may come from the environment (a tool or a
+# checkout missing) and is cheap to confirm.
 run_check() {
-	local check=$1 series=$2 sha=$3 base=$4 head=$5 key dir rc=0 t0 summary status
-	key=$CACHE/$check/$sha-$(check_hash "$check" "$series")
-	# Only successes are cached: a failure may come from the environment
-	# (a tool or a checkout missing) and is cheap to confirm.
-	if [[ -f $key/result && $(cut -d' ' -f1 "$key/result") != fail ]]; then
+	local check=$1 series=$2 sha=$3 base=$4 head=$5 key dir rc=0 t0 out summary status hash
+	hash=$(check_hash "$check" "$series")
+	key=$CACHE/$check/$sha-$hash
+	if [[ -f $key/result ]] && [[ $(cut -d' ' -f1 "$key/result") == @(pass|warn) ]]; then
 		cat "$key/result"
 		return 0
 	fi
@@ -88,9 +106,12 @@ run_check() {
 	mkdir -p "$dir"
 	t0=$(now)
 	mkdir -p "$WORKDIR/check-work/$check"
-	summary=$(TREE=$TREE CHECK_SERIES_DIR=$SERIES_DIR/$series \
+	# All of stdout, then its first line: a pipe into head would kill a
+	# check that prints more with SIGPIPE.
+	out=$(TREE=$TREE CHECK_SERIES_DIR=$SERIES_DIR/$series \
 		CHECK_BASE=$base CHECK_HEAD=$head CHECK_SCRATCH=$WORKDIR/check-work/$check \
-		"$CHECKS_DIR/$check/run" "$sha" "$dir/log" | head -n1) || rc=$?
+		"$CHECKS_DIR/$check/run" "$sha" "$dir/log") || rc=$?
+	summary=${out%%$'\n'*}
 	case $rc in
 	0) status=pass ;;
 	250) status=warn ;;
@@ -195,6 +216,7 @@ cmd_bench() {
 main() {
 	require_tree
 	take_lock
+	TOOL_VERSIONS=$(tool_versions)
 	if [[ ${1:-} == bench ]]; then
 		cmd_bench
 		return 0
@@ -218,7 +240,10 @@ main() {
 			read -r idx sha subj <<<"$row"
 			run_checks "$results" "$s" "$sha" "$base" "$head" "${checks[@]}"
 			for c in "${checks[@]}"; do
-				read -r status secs summary <"$results/$c"
+				status="" secs=0 summary=""
+				read -r status secs summary <"$results/$c" || true
+				# run_check died before it printed a result.
+				[[ -n $status ]] || { status=fail summary="check.sh could not run the check"; }
 				progress "$c" "$s [$idx/$n] ${sha:0:12} $subj: $status ${summary:-}"
 				record "$s" "$idx" "$sha" "$subj" "$c" "$status" "$secs" "${summary:-}"
 				[[ $status == fail ]] && rc=1

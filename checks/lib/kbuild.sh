@@ -5,18 +5,35 @@
 # (its CHECK_SCRATCH).  Each check keeps its own worktree ($scratch/src) and
 # its own O= directory ($scratch/obj), so checks never disturb each other or
 # the user's tree, and a later run only recompiles what changed.
+#
+# Every function here returns non-zero, with a message on stderr, when it
+# could not do its work; callers must not take that for "nothing to report".
 
 src=$scratch/src
 obj=$scratch/obj
+kbuild_ws_root=${WS_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+FEATURES_CONFIG=${FEATURES_CONFIG:-$kbuild_ws_root/qemu/configs/features.config}
+# What allmodconfig turns on that only slows a compile down or turns
+# warnings into errors (WERROR, the sanitizers, coverage, debug info).
+config_off=(WERROR GCOV_KERNEL UBSAN KASAN KCSAN KCOV GCC_PLUGINS
+	DEBUG_INFO_DWARF_TOOLCHAIN_DEFAULT DEBUG_INFO_DWARF4 DEBUG_INFO_DWARF5)
+config_on=(DEBUG_INFO_NONE)
+# The compiler, as kbuild gets it (CC=).
+read -r -a check_cc <<<"${CHECK_CC:-ccache gcc}"
 
 git_tree() {
 	git -C "$tree" "$@"
 }
 
+# cc_version: the compiler's first --version line.
+cc_version() {
+	"${check_cc[@]}" --version 2>&1 | sed -n 1p
+}
+
 # same_repo: $src is a worktree of $tree.
 same_repo() {
 	[[ -e $src/.git ]] &&
-		[[ $(git -C "$src" rev-parse --path-format=absolute --git-common-dir) == \
+		[[ $(git -C "$src" rev-parse --path-format=absolute --git-common-dir 2>/dev/null) == \
 			"$(git_tree rev-parse --path-format=absolute --git-common-dir)" ]]
 }
 
@@ -24,18 +41,20 @@ same_repo() {
 # get new times, so kbuild rebuilds only what depends on them.
 checkout() {
 	if ! same_repo; then
-		rm -rf "$src"
-		git_tree worktree prune
-		git_tree worktree add -q --detach "$src" "$1"
+		rm -rf "$src" || return 1
+		git_tree worktree prune || return 1
+		git_tree worktree add -q --detach "$src" "$1" || return 1
 	fi
-	git -C "$src" checkout -q -f --detach "$1"
-	git -C "$src" clean -fdxq
+	git -C "$src" checkout -q -f --detach "$1" || return 1
+	git -C "$src" clean -fdxq || return 1
 }
 
 # touched REGEX: files the commit adds or modifies whose path matches REGEX.
 touched() {
-	git_tree diff-tree --no-commit-id --name-only -r --diff-filter=AM "$commit" |
-		grep -E "$1" || true
+	local list
+	list=$(git_tree diff-tree --no-commit-id --name-only -r --diff-filter=AM "$commit") ||
+		{ echo "git diff-tree $commit failed" >&2; return 1; }
+	grep -E "$1" <<<"$list" || true
 }
 
 # x86_buildable FILE: FILE is not under another architecture's arch/.
@@ -46,7 +65,7 @@ x86_buildable() {
 # header_users HEADER: up to two .c files at $commit that include HEADER
 # directly, so that a header-only change is compiled somewhere.
 header_users() {
-	local h=$1 pattern
+	local h=$1 pattern list rc=0
 	case $h in
 	include/uapi/*) pattern="#include <${h#include/uapi/}>" ;;
 	include/*) pattern="#include <${h#include/}>" ;;
@@ -55,58 +74,196 @@ header_users() {
 	arch/*) return 0 ;;
 	*) pattern="#include \"${h##*/}\"" ;;
 	esac
-	git_tree grep -l -F "$pattern" "$commit" -- "${h%/*}/*.c" '*.c' 2>/dev/null |
-		sed "s/^$commit://" | grep -vE '^(arch/[^x]|arch/x[^8]|tools/|samples/|Documentation/)' |
+	# git grep: 0 found, 1 none, anything else an error.
+	list=$(git_tree grep -l -F "$pattern" "$commit" -- "${h%/*}/*.c" '*.c') || rc=$?
+	((rc <= 1)) || { echo "git grep in $commit failed" >&2; return 1; }
+	[[ -n $list ]] || return 0
+	grep -vE '^(arch/[^x]|arch/x[^8]|tools/|samples/|Documentation/)' <<<"${list//"$commit:"/}" |
 		head -n2 || true
 }
 
 # objects: the .o targets for the commit: every touched .c that x86 can
 # build, or, when it touches only headers, a couple of their users.
 objects() {
-	local f
-	local -a cfiles headers
-	mapfile -t cfiles < <(touched '\.c$')
-	mapfile -t headers < <(touched '\.h$')
-	{
-		for f in "${cfiles[@]}"; do x86_buildable "$f" && echo "$f"; done
-		if ((${#cfiles[@]} == 0)); then
-			for f in "${headers[@]}"; do header_users "$f"; done
-		fi
-	} | grep -vE '^(tools|samples|scripts|Documentation|usr)/' | sed 's/\.c$/.o/' | sort -u || true
+	local f text
+	local -a cfiles=() headers=() files=()
+	text=$(touched '\.c$') || return 1
+	[[ -z $text ]] || mapfile -t cfiles <<<"$text"
+	for f in "${cfiles[@]}"; do
+		if x86_buildable "$f"; then files+=("$f"); fi
+	done
+	if ((${#cfiles[@]} == 0)); then
+		text=$(touched '\.h$') || return 1
+		[[ -z $text ]] || mapfile -t headers <<<"$text"
+		for f in "${headers[@]}"; do
+			text=$(header_users "$f") || return 1
+			[[ -z $text ]] || files+=("$text")
+		done
+	fi
+	((${#files[@]})) || return 0
+	printf '%s\n' "${files[@]}" | grep -vE '^(tools|samples|scripts|Documentation|usr)/' |
+		sed 's/\.c$/.o/' | LC_ALL=C sort -u || true
 }
 
-# configure MAKEARG...: an allmodconfig for x86_64 in $obj, without the
-# options that only slow a compile down or turn warnings into errors
-# (WERROR, the sanitizers, coverage, debug info), and what objects need
-# first (generated headers, host tools), built with the check's own flags
-# (W=1 changes some; C= is left out, it would check it all) so that later
-# builds do not redo it.  Made once; kbuild keeps it in step with later
-# commits.  Its messages go to $obj/prepare.log and never count.
+# features REV: the options of qemu/configs/features.config ($FEATURES_CONFIG)
+# that apply to REV, one a line, as scripts/build.sh takes them: each line
+# there is a feature, its first option and then the options it needs; it
+# applies where REV's Kconfig files define the first option.
+features() {
+	local rev=$1 first sym rc
+	local -a opts
+	[[ -f $FEATURES_CONFIG ]] || return 0
+	while read -r -a opts; do
+		((${#opts[@]})) || continue
+		first=${opts[0]}
+		if [[ $first != CONFIG_?*=* ]]; then
+			echo "$FEATURES_CONFIG: '$first' is not a CONFIG_NAME=value option" >&2
+			return 1
+		fi
+		sym=${first%%=*}
+		rc=0
+		git_tree grep -qE "^[[:space:]]*(menu)?config ${sym#CONFIG_}"'[[:space:]]*$' \
+			"$rev" -- '*Kconfig*' || rc=$?
+		case $rc in
+		0) printf '%s\n' "${opts[@]}" ;;
+		1) ;;
+		*) echo "git grep for $sym in the Kconfig files of $rev failed" >&2; return 1 ;;
+		esac
+	done < <(sed 's/#.*//' "$FEATURES_CONFIG")
+}
+
+# config_args OPTION...: scripts/config arguments that set each
+# CONFIG_NAME=value.
+config_args() {
+	local o sym val
+	for o in "$@"; do
+		sym=${o%%=*}
+		sym=${sym#CONFIG_}
+		val=${o#*=}
+		case $val in
+		y) printf '%s\n' -e "$sym" ;;
+		m) printf '%s\n' -m "$sym" ;;
+		n) printf '%s\n' -d "$sym" ;;
+		\"*\") val=${val#\"}; printf '%s\n' --set-str "$sym" "${val%\"}" ;;
+		*) printf '%s\n' --set-val "$sym" "$val" ;;
+		esac
+	done
+}
+
+# config_key REV: what REV's configuration is a function of: the options
+# above, the features that apply, the Kconfig files, kconfig itself and the
+# compiler (Kconfig tests it).  Commits with the same key get the same
+# .config, so configure does nothing for them.
+config_key() {
+	local rev=$1 feats files cc
+	feats=$(features "$rev") || return 1
+	files=$(git_tree ls-tree -r "$rev") || { echo "git ls-tree $rev failed" >&2; return 1; }
+	cc=$(cc_version) || return 1
+	{
+		echo "x86_64 allmodconfig -d ${config_off[*]} -e ${config_on[*]}"
+		echo "$feats"
+		grep -E '	(.*/)?Kconfig[^/]*$|	scripts/kconfig/|	scripts/[^/]*\.sh$' <<<"$files" || true
+		echo "$cc"
+	} | sha256sum | cut -c1-32
+}
+
+# verify_config FILE OPTION...: each OPTION is what FILE (a .config) has.
+verify_config() {
+	local file=$1 o
+	shift
+	for o in "$@"; do
+		case $o in
+		*=n) ! grep -q "^${o%=n}=" "$file" ;;
+		*) grep -qxF -- "$o" "$file" ;;
+		esac || { echo "features.config asks for $o, but the .config does not have it" >&2; return 1; }
+	done
+}
+
+# generate_config REV DIR: REV's configuration in DIR/.config (DIR is a
+# kconfig-only O= directory, kept so that kconfig's tools are built once):
+# an x86_64 allmodconfig, then config_off/config_on, then the features of
+# features.config that apply to REV, then olddefconfig.  $src is at REV.
+generate_config() {
+	local rev=$1 dir=$2 text
+	local -a feats=() args=()
+	text=$(features "$rev") || return 1
+	[[ -z $text ]] || mapfile -t feats <<<"$text"
+	for text in "${config_off[@]}"; do args+=(-d "$text"); done
+	for text in "${config_on[@]}"; do args+=(-e "$text"); done
+	if ((${#feats[@]})); then
+		text=$(config_args "${feats[@]}") || return 1
+		mapfile -t -O "${#args[@]}" args <<<"$text"
+	fi
+	mkdir -p "$dir" || return 1
+	{
+		make -s -C "$src" O="$dir" CC="${check_cc[*]}" allmodconfig &&
+			"$src/scripts/config" --file "$dir/.config" "${args[@]}" &&
+			make -s -C "$src" O="$dir" CC="${check_cc[*]}" olddefconfig
+	} >"$dir/config.log" 2>&1 ||
+		{ echo "could not configure ${rev:0:12} (allmodconfig): $(tail -n1 "$dir/config.log")" >&2; return 1; }
+	((${#feats[@]} == 0)) || verify_config "$dir/.config" "${feats[@]}"
+}
+
+# configure REV MAKEARG...: $obj configured for REV (checked out in $src)
+# and prepared: generated headers and host tools built with the check's own
+# flags (W=1 changes some; C= is left out, it would check it all), so that
+# later builds do not redo it.  The configuration is made for every commit
+# (generate_config) but $obj/.config is replaced, and prepare run again,
+# only when it differs, so that unchanged commits rebuild nothing.  Records
+# the .config's hash for config_hash.  Messages of prepare go to
+# $obj/prepare.log and never count.
 configure() {
-	[[ -f $obj/.config && -f $obj/prepare.done ]] && return 0
-	mkdir -p "$obj"
-	rm -f "$obj/prepare.done"
-	make -s -C "$src" O="$obj" allmodconfig >/dev/null
-	"$src/scripts/config" --file "$obj/.config" -d WERROR -d GCOV_KERNEL -d UBSAN \
-		-d KASAN -d KCSAN -d KCOV -d GCC_PLUGINS -d DEBUG_INFO_DWARF_TOOLCHAIN_DEFAULT \
-		-d DEBUG_INFO_DWARF4 -d DEBUG_INFO_DWARF5 -e DEBUG_INFO_NONE
-	make -s -C "$src" O="$obj" olddefconfig >/dev/null
-	make -s "${kbuild[@]}" "${@/#C=*/C=0}" prepare scripts >"$obj/prepare.log" 2>&1 ||
-		{ echo "make prepare failed in $obj: see $obj/prepare.log" >&2; return 1; }
-	touch "$obj/prepare.done"
+	local rev=$1 key hash
+	shift
+	key=$(config_key "$rev") || return 1
+	if [[ -f $obj/prepare.done && -f $obj/.config &&
+		$(cat "$obj/.ws-config-key" 2>/dev/null) == "$key" ]]; then
+		return 0
+	fi
+	generate_config "$rev" "$scratch/kconfig" || return 1
+	mkdir -p "$obj" "$scratch/config-hash" || return 1
+	if ! [[ -f $obj/prepare.done ]] || ! cmp -s "$scratch/kconfig/.config" "$obj/.config"; then
+		rm -f "$obj/prepare.done" "$obj/.ws-config-key"
+		cp "$scratch/kconfig/.config" "$obj/.config" || return 1
+		{
+			make -s "${kbuild[@]}" olddefconfig &&
+				make -s "${kbuild[@]}" "${@/#C=*/C=0}" prepare scripts
+		} >"$obj/prepare.log" 2>&1 ||
+			{ echo "make prepare failed in $obj: $(tail -n1 "$obj/prepare.log") (see $obj/prepare.log)" >&2; return 1; }
+		touch "$obj/prepare.done"
+	fi
+	hash=$(sha256sum <"$obj/.config" | cut -c1-32) || return 1
+	echo "$hash" >"$scratch/config-hash/$key"
+	echo "$key" >"$obj/.ws-config-key"
+}
+
+# config_hash REV MAKEARG...: the hash of REV's .config; REV is checked
+# out and configured first unless a commit with the same config_key has
+# been.
+config_hash() {
+	local rev=$1 key
+	key=$(config_key "$rev") || return 1
+	if [[ ! -f $scratch/config-hash/$key ]]; then
+		local -a kbuild=(-C "$src" O="$obj" -j"${JOBS:-$(nproc)}" CC="${check_cc[*]}")
+		checkout "$rev" || { echo "could not check out $rev in $src" >&2; return 1; }
+		configure "$@" || return 1
+	fi
+	cat "$scratch/config-hash/$key"
 }
 
 # compile_messages REV OUT MAKEARG...: build the objects at REV with the
 # extra make arguments (C=2, W=1), each recompiled so that every message is
 # seen; OUT gets kbuild's output, and stdout the messages, one per line, with
 # the worktree's path, the line and the column taken out, so that moved code
-# does not count as new.  Returns make's status.
+# does not count as new.  Returns make's status, or 125 (a reason in OUT)
+# when REV could not be checked out or configured.
 compile_messages() {
 	local rev=$1 out=$2 rc=0 o
 	shift 2
-	local -a kbuild=(-C "$src" O="$obj" -j"${JOBS:-$(nproc)}" CC="${CHECK_CC:-ccache gcc}")
-	checkout "$rev"
-	configure "$@" || return 2
+	local -a kbuild=(-C "$src" O="$obj" -j"${JOBS:-$(nproc)}" CC="${check_cc[*]}")
+	: >"$out" || return 125
+	checkout "$rev" 2>>"$out" || { echo "could not check out $rev in $src" >>"$out"; return 125; }
+	configure "$rev" "$@" 2>>"$out" || return 125
 	# C=2 checks every target anyway; otherwise each object is compiled
 	# again so that its warnings show (ccache replays them).
 	if [[ " $* " != *" C=2 "* ]]; then

@@ -25,6 +25,17 @@ setup_file() {
 	tree_commit "$base" "tty: n_tty: a test commit with a bad kernel-doc comment" \
 		'printf "%s\n" "/**" " * ws_doc() - no such parameter" " * @nope: not a parameter" " */" \
 			"static inline int ws_doc(int x) { return x; }" >>drivers/tty/n_tty.c' >"$BATS_FILE_TMPDIR/doc"
+	# A generic uapi header that needs an x86-only asm/ header.
+	tree_commit "$base" "uapi: a test commit with a generic header that needs asm/bootparam.h" \
+		': include/uapi/linux/signal.h; printf "%s\n" "#ifndef _UAPI_LINUX_WS_TEST_H" "#define _UAPI_LINUX_WS_TEST_H" \
+			"#include <asm/bootparam.h>" "#endif" >include/uapi/linux/ws_test.h' >"$BATS_FILE_TMPDIR/x86only"
+	# A bool with a prompt and no default, which a commit adds with code
+	# under it that W=1 warns about: allmodconfig turns it on, so the
+	# check must configure this commit, not reuse an earlier .config.
+	tree_commit "$base" "signal: a test commit with a new Kconfig option" \
+		'printf "%s\n" "" "config WS_TEST_DEBUG" "	bool \"workspace test option\"" >>init/Kconfig &&
+		printf "%s\n" "#ifdef CONFIG_WS_TEST_DEBUG" "void ws_debug_only(void) { }" "#endif" >>kernel/signal.c' \
+		>"$BATS_FILE_TMPDIR/kconfig"
 }
 
 commit_of() {
@@ -69,10 +80,51 @@ commit_of() {
 	[[ $output == *"no object to build"* || $output == "no new sparse warnings"* ]]
 }
 
+@test "build-warnings: code under a Kconfig option the commit adds is compiled" {
+	# Configured first for another commit, as in a series.
+	run_check build-warnings "$(commit_of clean)"
+	[ "$status" -eq 0 ]
+	run_check build-warnings "$(commit_of kconfig)"
+	[ "$status" -eq 250 ]
+	[[ $output == *"no previous prototype for 'ws_debug_only'"* ]]
+	grep -qx "CONFIG_WS_TEST_DEBUG=y" "$WORKDIR/check-work/build-warnings/obj/.config"
+	# Back to a commit without it: the option is gone again.
+	run_check build-warnings "$(commit_of clean)"
+	[ "$status" -eq 0 ]
+	run grep -c "^CONFIG_WS_TEST_DEBUG=" "$WORKDIR/check-work/build-warnings/obj/.config"
+	[ "$output" = 0 ]
+}
+
+@test "build checks: the .config has what features.config asks for where the commit's Kconfig has it" {
+	local nsig sha opt
+	nsig=$(git -C "$TREE" rev-parse -q --verify "nsig^{commit}") || skip "no nsig branch in $TREE"
+	git -C "$TREE" grep -q "^config SIGNALS_DEBUG" "$nsig" -- '*Kconfig*' || skip "nsig has no SIGNALS_DEBUG"
+	# The series head: every feature of features.config applies there.
+	sha=$nsig
+	local -a opts
+	CHECK_HEAD=$sha run_check sparse "$sha"
+	[[ $output != "could not build"* ]]
+	while read -r -a opts; do
+		for opt in "${opts[@]}"; do
+			grep -qx "$opt" "$WORKDIR/check-work/sparse/obj/.config"
+		done
+	done < <(sed 's/#.*//' "$WS/qemu/configs/features.config" | grep .)
+}
+
 @test "uapi: a kernel-only type in a uapi header fails" {
 	run_check uapi "$(commit_of uapi)"
 	[ "$status" -eq 1 ]
 	[[ $output == *"asm-generic/termbits.h> uses a kernel-only type"* ]]
+}
+
+@test "uapi: a generic header is compiled for arm64 too, with the compiler's message" {
+	run_check uapi "$(commit_of x86only)"
+	[ "$status" -eq 1 ]
+	[[ $output == *"arm64: <linux/ws_test.h>: linux/ws_test.h: fatal error: asm/bootparam.h: No such file or directory"* ]]
+	# x86 has the header: no problem there.
+	run grep -c "^problem: x86: <linux/ws_test.h>" "$BATS_TEST_TMPDIR/log"
+	[ "$output" = 0 ]
+	grep -q "^== x86 at " "$BATS_TEST_TMPDIR/log"
 }
 
 @test "uapi: a commit that touches no uapi header passes" {

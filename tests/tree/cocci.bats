@@ -105,3 +105,16 @@ whole_tree_counts() {
 	[ "$output" = 0 ]
 	LC_ALL=C sort -c "$out"
 }
+
+@test "cocci: a spatch run that times out fails the check, naming the script and the file" {
+	local c
+	# Contents of their own, so that no cached report stands in for spatch.
+	c=$(tree_commit "$(base_commit)" "signalfd: a test commit spatch cannot finish in time" \
+		"printf '%s\n' '' '/* $(date +%s%N) */' >>fs/signalfd.c")
+	CHECK_HEAD=$(base_commit) COCCI_TIMEOUT=0.01 run_check cocci "$c"
+	[ "$status" -eq 1 ]
+	[[ $output == *" spatch runs failed: spatch "*".cocci on fs/signalfd.c at ${c:0:12}: timed out after 0.01s"* ]]
+	# Nothing was cached: with time enough, the same commit passes.
+	CHECK_HEAD=$(base_commit) run_check cocci "$c"
+	[ "$status" -eq 0 ]
+}
