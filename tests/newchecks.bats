@@ -111,6 +111,17 @@ w=Documentation/cdrom
 	[[ $output == "cdrom: make htmldocs fails (exit 2): Exception occurred:" ]]
 }
 
+@test "docs: a build that failed is built again on the next run" {
+	local sha
+	sha=$(commit_files "boom" "$w/fake-rc=2")
+	check docs "$sha"
+	[ "$status" -eq 1 ]
+	check docs "$sha"
+	[ "$status" -eq 1 ]
+	cat "$FAKE_CALLS"
+	[ "$(grep -c . "$FAKE_CALLS")" -eq 3 ]
+}
+
 @test "docs: the ABI is built in the admin-guide, a translation in its language's book" {
 	check docs "$(commit_files "abi" "Documentation/ABI/testing/sysfs-x=What: x\n" \
 		"Documentation/translations/zh_CN/cdrom/a.rst=text")"
@@ -169,6 +180,17 @@ s=tools/testing/selftests
 	[ "$output" = "kcmp: could not check out or install the headers (see the log)" ]
 	check selftests "$sha"
 	[ "$status" -eq 1 ]
+}
+
+@test "selftests: a build that failed is built again on the next run" {
+	local sha
+	sha=$(commit_files "boom" "$s/kcmp/fake-rc=2")
+	check selftests "$sha"
+	[ "$status" -eq 1 ]
+	check selftests "$sha"
+	[ "$status" -eq 1 ]
+	cat "$FAKE_CALLS"
+	[ "$(grep -c . "$FAKE_CALLS")" -eq 3 ]
 }
 
 @test "selftests: the parent's build is kept for the next commit of a series" {
