@@ -10,6 +10,7 @@ setup_file() {
 	require_tree
 	local base
 	base=$(base_commit)
+	# shellcheck disable=SC2016 # expanded by tree_commit, in its directory
 	tree_commit "$base" "Documentation: cdrom: a test page in no toctree" \
 		'mkdir -p "$(dirname Documentation/cdrom/ws-orphan.rst)" && printf "%s\n" "=====" "Lost" "=====" "" "A page nothing links to." >Documentation/cdrom/ws-orphan.rst' \
 		>"$BATS_FILE_TMPDIR/orphan"
