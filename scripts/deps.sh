@@ -2,7 +2,10 @@
 # deps.sh: install the Debian packages the workspace needs (make deps).
 #
 # Idempotent: only missing packages are installed, and a machine that has
-# them all costs one dpkg-query.  KVER picks linux-source-$KVER.
+# them all costs one dpkg-query.  KVER picks linux-source-$KVER.  The
+# Sphinx packages are what scripts/sphinx-pre-install asks of Debian for
+# make htmldocs (checks/docs): Sphinx, its Read the Docs theme, and dot for
+# the figures.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"
@@ -13,6 +16,7 @@ packages() {
 		gcc gcc-multilib libc6-dev make flex bison bc libelf-dev libssl-dev
 		cpio xz-utils ccache sparse coccinelle python3-ply python3-git codespell
 		qemu-system-x86 bats shellcheck dwarves kmod rsync python3-aiosmtpd python3-pytest
+		python3-sphinx python3-sphinx-rtd-theme graphviz
 	PKGS
 }
 
