@@ -222,12 +222,26 @@ verdict() {
 	[ "$status" -eq 2 ]
 }
 
-# init_run DIR: qemu/init.c, compiled for the host, runs the tests in DIR
-# as it does in the guest; its KTAP lands in $BATS_TEST_TMPDIR/out.ktap.
+# init_run DIR [VAR=VALUE...]: qemu/init.c, compiled for the host, runs the
+# tests in DIR as it does in the guest, with the environment VARs; its KTAP
+# lands in $BATS_TEST_TMPDIR/out.ktap.
 init_run() {
-	local bin=$BATS_TEST_TMPDIR/init
-	cc -O2 -Wall -o "$bin" "$BATS_TEST_DIRNAME/../qemu/init.c"
-	WS_TESTS_DIR=$1 WS_KTAP_OUT=$BATS_TEST_TMPDIR/out.ktap WS_TIMEOUT=10 "$bin" 2>/dev/null
+	local bin=$BATS_TEST_TMPDIR/init dir=$1
+	shift
+	cc -O2 -Wall -Werror -o "$bin" "$BATS_TEST_DIRNAME/../qemu/init.c"
+	env WS_TESTS_DIR="$dir" WS_KTAP_OUT="$BATS_TEST_TMPDIR/out.ktap" WS_TIMEOUT=10 "$@" "$bin" 2>/dev/null
+}
+
+# ktap_has LINE: out.ktap has LINE, whole.
+ktap_has() {
+	grep -qxF -- "$1" "$BATS_TEST_TMPDIR/out.ktap"
+}
+
+# one_test DIR: DIR holds one passing kselftest-style test, "t".
+one_test() {
+	mkdir -p "$1"
+	printf '#!/bin/sh\necho "TAP version 13"\necho "1..1"\necho "ok 1 fine"\n' >"$1/t"
+	chmod +x "$1/t"
 }
 
 @test "init: a .plain test's output becomes diagnostics, its exit status the result" {
@@ -237,10 +251,63 @@ init_run() {
 	printf '#!/bin/sh\necho "[FAIL] bad frame"\nexit 1\n' >"$d/b_32.plain"
 	chmod +x "$d"/*
 	init_run "$d"
-	grep -qxF '  # [RUN] frames' "$BATS_TEST_TMPDIR/out.ktap"
-	grep -qxF 'ok 1 a_64' "$BATS_TEST_TMPDIR/out.ktap"
-	grep -qxF 'not ok 2 b_32 # exit=1' "$BATS_TEST_TMPDIR/out.ktap"
+	ktap_has '  # [RUN] frames'
+	ktap_has 'ok 1 a_64 # plain: exit=0'
+	ktap_has 'not ok 2 b_32 # exit=1'
 	run --separate-stderr "$VERDICT" "$BATS_TEST_TMPDIR/out.ktap"
 	[ "$status" -eq 1 ]
 	[ "$output" = "fail: not ok 2 b_32 # exit=1" ]
+}
+
+@test "init: kernel-taint is one more top-level test, skipped on the host" {
+	local d=$BATS_TEST_TMPDIR/tests
+	one_test "$d"
+	init_run "$d"
+	ktap_has '1..2'
+	ktap_has "ok 2 kernel-taint # SKIP not PID 1: the host's taint is not the guest's (WS_TAINTED_FILE names a file to judge)"
+	ktap_has '# ws-init: done'
+	run --separate-stderr "$VERDICT" "$BATS_TEST_TMPDIR/out.ktap"
+	[ "$status" -eq 0 ]
+	[ "$output" = "pass: 1 passed, 1 skipped" ]
+}
+
+@test "init: kernel-taint decodes the flags; allowed ones pass, others fail" {
+	local d=$BATS_TEST_TMPDIR/tests t=$BATS_TEST_TMPDIR/tainted
+	one_test "$d"
+	echo 0 >"$t"
+	init_run "$d" WS_TAINTED_FILE="$t" WS_TAINT_ALLOW=
+	ktap_has 'ok 2 kernel-taint # not tainted'
+	run --separate-stderr "$VERDICT" "$BATS_TEST_TMPDIR/out.ktap"
+	[ "$output" = "pass: 2 passed, 0 skipped" ]
+
+	echo 262144 >"$t"	# N: TAINT_TEST, what KUnit sets
+	init_run "$d" WS_TAINTED_FILE="$t" WS_TAINT_ALLOW=N
+	ktap_has '  # N (bit 18): an in-kernel test has been run: allowed (KUnit ran)'
+	ktap_has 'ok 2 kernel-taint # allowed: N'
+	run --separate-stderr "$VERDICT" "$BATS_TEST_TMPDIR/out.ktap"
+	[ "$status" -eq 0 ]
+	[ "$output" = "pass: 2 passed, 0 skipped" ]
+
+	init_run "$d" WS_TAINTED_FILE="$t" WS_TAINT_ALLOW=
+	ktap_has 'not ok 2 kernel-taint # tainted: N'
+
+	echo 262784 >"$t"	# N, W (bit 9) and D (bit 7)
+	init_run "$d" WS_TAINTED_FILE="$t" WS_TAINT_ALLOW=Nq
+	ktap_has "  # taint allowance: 'q' is not a taint flag, ignored"
+	ktap_has '  # kernel taint: 262784'
+	ktap_has '  # D (bit 7): kernel died recently (oops)'
+	ktap_has '  # W (bit 9): kernel issued a warning'
+	ktap_has 'not ok 2 kernel-taint # tainted: DW, allowed: N'
+	run --separate-stderr "$VERDICT" "$BATS_TEST_TMPDIR/out.ktap"
+	[ "$status" -eq 1 ]
+	[ "$output" = "fail: not ok 2 kernel-taint # tainted: DW, allowed: N" ]
+
+	echo 1099511627776 >"$t"	# bit 40: no such flag
+	init_run "$d" WS_TAINTED_FILE="$t" WS_TAINT_ALLOW=N
+	ktap_has '  # ? (bit 40): unknown taint flag'
+	ktap_has 'not ok 2 kernel-taint # tainted: ?'
+
+	echo junk >"$t"
+	init_run "$d" WS_TAINTED_FILE="$t" WS_TAINT_ALLOW=N
+	grep -q '^not ok 2 kernel-taint # .*not a number' "$BATS_TEST_TMPDIR/out.ktap"
 }
