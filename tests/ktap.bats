@@ -167,6 +167,57 @@ verdict() {
 	[[ $output == "fail: console has 'WARNING:' (line 3: "* ]]
 }
 
+@test "console with a lockdep INFO: report fails" {
+	verdict pass.ktap console-lockdep.log
+	[ "$status" -eq 1 ]
+	[ "$output" = "fail: console has 'INFO:' (line 6: [    3.100002] INFO: possible recursive locking detected)" ]
+}
+
+@test "console with an RCU stall fails" {
+	verdict pass.ktap console-rcu-stall.log
+	[ "$status" -eq 1 ]
+	[ "$output" = "fail: console has 'RCU stall' (line 7: [   25.000000] rcu: INFO: rcu_sched self-detected stall on CPU)" ]
+	verdict pass.ktap console-rcu-stall-noinfo.log
+	[ "$status" -eq 1 ]
+	[ "$output" = "fail: console has 'RCU stall' (line 3: [   25.000000] rcu: rcu_preempt detected stalls on CPUs/tasks:)" ]
+}
+
+@test "console with a hung task fails" {
+	verdict pass.ktap console-hung-task.log
+	[ "$status" -eq 1 ]
+	[ "$output" = "fail: console has 'hung task' (line 3: [  246.000000] INFO: task vstatus:87 blocked for more than 122 seconds.)" ]
+}
+
+@test "console with a SLUB error (BUG <cache>, no colon) fails" {
+	verdict pass.ktap console-slub.log
+	[ "$status" -eq 1 ]
+	[ "$output" = "fail: console has 'BUG <slab cache>' (line 4: [    4.000001] BUG kmalloc-64 (Not tainted): Right Redzone overwritten)" ]
+}
+
+@test "console with a bare Call Trace: fails" {
+	verdict pass.ktap console-call-trace.log
+	[ "$status" -eq 1 ]
+	[ "$output" = "fail: console has 'Call Trace:' (line 5: [    4.000002] Call Trace:)" ]
+}
+
+@test "console with a general protection fault fails" {
+	verdict pass.ktap console-gpf.log
+	[ "$status" -eq 1 ]
+	[[ $output == "fail: console has 'general protection fault' (line 3: "* ]]
+}
+
+@test "a boot the host timed out fails although init finished" {
+	verdict pass.ktap console-timeout.log
+	[ "$status" -eq 1 ]
+	[ "$output" = "fail: boot timed out (console line 7: workspace: timeout after 300s, killing qemu)" ]
+}
+
+@test "a clean debug boot's console (rcu:, lockdep banner, KUnit) passes" {
+	verdict pass.ktap console-clean-debug.log
+	[ "$status" -eq 0 ]
+	[ "$output" = "pass: 14 passed, 0 skipped; kunit: 1 passed, 0 skipped" ]
+}
+
 @test "console problem takes precedence over a KTAP failure" {
 	verdict notok.ktap console-bug.log
 	[ "$status" -eq 1 ]
@@ -222,6 +273,109 @@ verdict() {
 	[ "$status" -eq 2 ]
 }
 
+@test "a bare top-level ok without KTAP of its own is malformed" {
+	verdict bare-ok.ktap
+	[ "$status" -eq 1 ]
+	[ "$output" = "fail: malformed KTAP: chatty: no KTAP output of its own (no plan, no results)" ]
+	grep -v 'says hello' "$FIX/bare-ok.ktap" >"$BATS_TEST_TMPDIR/bare.ktap"
+	run --separate-stderr "$VERDICT" "$BATS_TEST_TMPDIR/bare.ktap"
+	[ "$status" -eq 1 ]
+	[ "$output" = "fail: malformed KTAP: chatty: no KTAP output of its own (no plan, no results)" ]
+}
+
+@test "results init judged itself (plain: exit=0, kernel-taint) pass without KTAP" {
+	verdict plain-ok.ktap
+	[ "$status" -eq 0 ]
+	[ "$output" = "pass: 3 passed, 0 skipped" ]
+}
+
+@test "a whole-test skip (1..0 # SKIP) counts as one skipped" {
+	verdict whole-skip.ktap
+	[ "$status" -eq 0 ]
+	[ "$output" = "pass: 1 passed, 1 skipped" ]
+}
+
+@test "init's kernel-taint alone is no test run" {
+	verdict only-taint.ktap
+	[ "$status" -eq 1 ]
+	[ "$output" = "fail: no tests ran (only the kernel-taint of init)" ]
+}
+
+@test "--kunit-suite: the named suite must run, pass and not be skipped" {
+	run --separate-stderr "$VERDICT" --kunit-suite signal_sigset "$FIX/pass.ktap" "$FIX/console-kunit.log"
+	[ "$status" -eq 0 ]
+	[ "$output" = "pass: 14 passed, 0 skipped; kunit: 2 passed, 1 skipped" ]
+	run --separate-stderr "$VERDICT" --kunit-suite signal_sigset --kunit-suite signal_nsig \
+		"$FIX/pass.ktap" "$FIX/console-kunit.log"
+	[ "$status" -eq 1 ]
+	[ "$output" = "fail: kunit: suite 'signal_nsig' did not run" ]
+	run --separate-stderr "$VERDICT" --kunit-suite signal_next "$FIX/pass.ktap" "$FIX/console-kunit-skip.log"
+	[ "$status" -eq 1 ]
+	[ "$output" = "fail: kunit: suite 'signal_next' was skipped" ]
+	run --separate-stderr "$VERDICT" --kunit-suite signal_sigset "$FIX/pass.ktap" "$FIX/console-kunit-none.log"
+	[ "$status" -eq 1 ]
+	[ "$output" = "fail: kunit: no KUnit results on the console" ]
+}
+
+@test "--kunit-suite needs a console file and a name" {
+	run --separate-stderr "$VERDICT" --kunit-suite signal_sigset "$FIX/pass.ktap"
+	[ "$status" -eq 2 ]
+	run --separate-stderr "$VERDICT" --kunit-suite
+	[ "$status" -eq 2 ]
+}
+
+@test "--allow-skip: skips matching a pattern pass" {
+	run --separate-stderr "$VERDICT" --allow-skip "vstatus/VSTATUS not in this kernel's uapi headers (*)" "$FIX/skip.ktap"
+	[ "$status" -eq 0 ]
+	[ "$output" = "pass: 8 passed, 6 skipped" ]
+}
+
+@test "--allow-skip: an unexpected nested skip fails and names its test" {
+	run --separate-stderr "$VERDICT" --allow-skip "vstatus/NOKERNINFO not in*" "$FIX/skip.ktap"
+	[ "$status" -eq 1 ]
+	[ "$output" = "fail: unexpected skip: vstatus: ok 1 # SKIP VSTATUS not in this kernel's uapi headers (^T prints the status line)" ]
+}
+
+@test "--allow-skip: a whole-test skip matches by name or name/reason" {
+	run --separate-stderr "$VERDICT" --allow-skip "nsig/*" "$FIX/whole-skip.ktap"
+	[ "$status" -eq 1 ]
+	[ "$output" = "fail: unexpected skip: ok 2 selftest-tty-tty_vstatus # SKIP (1..0 # SKIP no VSTATUS, NOKERNINFO or TIOCSTAT in the uapi headers)" ]
+	run --separate-stderr "$VERDICT" --allow-skip "selftest-tty-tty_vstatus" "$FIX/whole-skip.ktap"
+	[ "$status" -eq 0 ]
+	run --separate-stderr "$VERDICT" --allow-skip "selftest-tty-tty_vstatus/no VSTATUS*" "$FIX/whole-skip.ktap"
+	[ "$status" -eq 0 ]
+	[ "$output" = "pass: 1 passed, 1 skipped" ]
+}
+
+@test "--allow-skip: KUnit skips are policed as kunit/SUITE/CASE" {
+	run --separate-stderr "$VERDICT" --allow-skip "nothing" "$FIX/pass.ktap" "$FIX/console-kunit.log"
+	[ "$status" -eq 1 ]
+	[ "$output" = "fail: kunit: unexpected skip: signal_sigset: ok 3 - next_signal_test # SKIP not here" ]
+	run --separate-stderr "$VERDICT" --allow-skip "kunit/signal_sigset/next_*" "$FIX/pass.ktap" "$FIX/console-kunit.log"
+	[ "$status" -eq 0 ]
+}
+
+@test "--allow-skips-file: patterns from a file; an empty one allows no skip" {
+	printf '%s\n' "nothing" "vstatus/VSTATUS not in this kernel's uapi headers (*)" >"$BATS_TEST_TMPDIR/allowed"
+	run --separate-stderr "$VERDICT" --allow-skips-file "$BATS_TEST_TMPDIR/allowed" "$FIX/skip.ktap"
+	[ "$status" -eq 0 ]
+	: >"$BATS_TEST_TMPDIR/none"
+	run --separate-stderr "$VERDICT" --allow-skips-file "$BATS_TEST_TMPDIR/none" "$FIX/skip.ktap"
+	[ "$status" -eq 1 ]
+	[[ $output == "fail: unexpected skip: vstatus: ok 1 # SKIP "* ]]
+	run --separate-stderr "$VERDICT" --allow-skips-file "$BATS_TEST_TMPDIR/none" "$FIX/pass.ktap"
+	[ "$status" -eq 0 ]
+}
+
+@test "--allow-skip: glob metacharacters of regular expressions are literal" {
+	run --separate-stderr "$VERDICT" --allow-skip "vstatus/VSTATUS not in this kernel.s uapi headers (*)" "$FIX/skip.ktap"
+	[ "$status" -eq 1 ]
+	run --separate-stderr "$VERDICT" --allow-skip "vstatus/VSTATUS not in this kernel?s uapi headers [(]*" "$FIX/skip.ktap"
+	[ "$status" -eq 1 ]
+	run --separate-stderr "$VERDICT" --allow-skip "vstatus/VSTATUS not in this kernel?s uapi headers (*)" "$FIX/skip.ktap"
+	[ "$status" -eq 0 ]
+}
+
 # init_run DIR [VAR=VALUE...]: qemu/init.c, compiled for the host, runs the
 # tests in DIR as it does in the guest, with the environment VARs; its KTAP
 # lands in $BATS_TEST_TMPDIR/out.ktap.
@@ -257,6 +411,20 @@ one_test() {
 	run --separate-stderr "$VERDICT" "$BATS_TEST_TMPDIR/out.ktap"
 	[ "$status" -eq 1 ]
 	[ "$output" = "fail: not ok 2 b_32 # exit=1" ]
+}
+
+@test "init: a test that prints no KTAP and exits 0 fails the verdict" {
+	local d=$BATS_TEST_TMPDIR/tests
+	one_test "$d"
+	printf '#!/bin/sh\nexit 0\n' >"$d/u_silent"
+	chmod +x "$d/u_silent"
+	echo 0 >"$BATS_TEST_TMPDIR/tainted"
+	init_run "$d" WS_TAINTED_FILE="$BATS_TEST_TMPDIR/tainted"
+	ktap_has 'ok 2 u_silent'
+	ktap_has 'ok 3 kernel-taint # not tainted'
+	run --separate-stderr "$VERDICT" "$BATS_TEST_TMPDIR/out.ktap"
+	[ "$status" -eq 1 ]
+	[ "$output" = "fail: malformed KTAP: u_silent: no KTAP output of its own (no plan, no results)" ]
 }
 
 @test "init: kernel-taint is one more top-level test, skipped on the host" {
