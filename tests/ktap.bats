@@ -479,3 +479,57 @@ one_test() {
 	init_run "$d" WS_TAINTED_FILE="$t" WS_TAINT_ALLOW=N
 	grep -q '^not ok 2 kernel-taint # .*not a number' "$BATS_TEST_TMPDIR/out.ktap"
 }
+
+# guest_cc OUT SRC [FLAGS...]: a guest program, as boot.sh builds it, but
+# against the host's headers and a copy of 6.1's kselftest.h.
+guest_cc() {
+	cc -static -O2 -Wall -Werror -I "$FIX/ksft" -o "$1" "$2" "${@:3}"
+}
+
+# need_m32: skip unless the host can build and run static 32-bit programs.
+need_m32() {
+	printf 'int main(void) { return 0; }\n' >"$BATS_TEST_TMPDIR/m32.c"
+	if ! cc -static -m32 -o "$BATS_TEST_TMPDIR/m32" "$BATS_TEST_TMPDIR/m32.c" 2>/dev/null ||
+		! "$BATS_TEST_TMPDIR/m32"; then
+		skip "no static -m32 toolchain or no 32-bit support here"
+	fi
+}
+
+@test "guest tests compile cleanly (-Wall -Werror) against the host's headers" {
+	local t name
+	for t in "$BATS_TEST_DIRNAME"/../qemu/tests/*.c; do
+		name=$(basename "$t" .c)
+		[[ $name == *.m32 ]] && continue
+		guest_cc "$BATS_TEST_TMPDIR/$name" "$t"
+	done
+	need_m32
+	for t in "$BATS_TEST_DIRNAME"/../qemu/tests/*.m32.c; do
+		guest_cc "$BATS_TEST_TMPDIR/$(basename "$t" .m32.c)_32" "$t" -m32
+	done
+}
+
+@test "nsig_compat_32: no rt_sigtimedwait (time32) is a visible SKIP per case, plan kept" {
+	local d=$BATS_TEST_TMPDIR/tests
+	need_m32
+	mkdir -p "$d"
+	guest_cc "$d/nsig_compat_32" "$BATS_TEST_DIRNAME/../qemu/tests/nsig_compat.m32.c" -m32 -DWS_TEST_NO_TIME32
+	echo 0 >"$BATS_TEST_TMPDIR/tainted"
+	init_run "$d" WS_TAINTED_FILE="$BATS_TEST_TMPDIR/tainted"
+	run grep -c '# SKIP rt_sigtimedwait (time32) is ENOSYS: no CONFIG_COMPAT_32BIT_TIME (compat rt_sigtimedwait: ' \
+		"$BATS_TEST_TMPDIR/out.ktap"
+	[ "$output" = 4 ]
+	ktap_has '  ok 17 # SKIP rt_sigtimedwait (time32) is ENOSYS: no CONFIG_COMPAT_32BIT_TIME (compat rt_sigtimedwait: sigsetsize 8)'
+	ktap_has '  ok 21 compat rt_sigtimedwait_time64: sigsetsize 8'
+	run --separate-stderr "$VERDICT" --allow-skip 'nsig_compat_32/rt_sigtimedwait (time32) is ENOSYS*' \
+		--allow-skip "nsig_compat_32/AT_SIGSET_SZ not in this kernel's uapi headers (*)" \
+		--allow-skip "nsig_compat_32/SIGINFO not in this kernel's uapi headers (*)" \
+		"$BATS_TEST_TMPDIR/out.ktap"
+	[ "$status" -eq 0 ]
+	[[ $output == "pass: "*" passed, "*" skipped" ]]
+	run --separate-stderr "$VERDICT" \
+		--allow-skip "nsig_compat_32/AT_SIGSET_SZ not in this kernel's uapi headers (*)" \
+		--allow-skip "nsig_compat_32/SIGINFO not in this kernel's uapi headers (*)" \
+		"$BATS_TEST_TMPDIR/out.ktap"
+	[ "$status" -eq 1 ]
+	[ "$output" = "fail: unexpected skip: nsig_compat_32: ok 17 # SKIP rt_sigtimedwait (time32) is ENOSYS: no CONFIG_COMPAT_32BIT_TIME (compat rt_sigtimedwait: sigsetsize 8)" ]
+}
