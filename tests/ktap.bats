@@ -7,6 +7,7 @@ bats_require_minimum_version 1.5.0
 setup() {
 	VERDICT="$BATS_TEST_DIRNAME/../qemu/ktap-verdict"
 	FIX="$BATS_TEST_DIRNAME/fixtures/ktap"
+	ALLOWED="$BATS_TEST_DIRNAME/../qemu/allowed-skips"
 }
 
 # verdict ARGS...: run the script with fixture names, stdout in $output.
@@ -532,4 +533,110 @@ need_m32() {
 		"$BATS_TEST_TMPDIR/out.ktap"
 	[ "$status" -eq 1 ]
 	[ "$output" = "fail: unexpected skip: nsig_compat_32: ok 17 # SKIP rt_sigtimedwait (time32) is ENOSYS: no CONFIG_COMPAT_32BIT_TIME (compat rt_sigtimedwait: sigsetsize 8)" ]
+}
+
+# rules_env: $h (headers), $st (staged selftests), $cfg (.config) for
+# qemu/allowed-skips, empty, in the test's temporary directory.
+rules_env() {
+	h=$BATS_TEST_TMPDIR/headers st=$BATS_TEST_TMPDIR/stage cfg=$BATS_TEST_TMPDIR/config
+	mkdir -p "$h/include/asm" "$st"
+	: >"$cfg"
+}
+
+@test "allowed-skips: each kind of rule holds where its cause is" {
+	local h st cfg rules=$BATS_TEST_TMPDIR/rules
+	rules_env
+	cat >"$rules" <<-'RULES'
+	# comment
+
+	header-lacks VSTATUS v/VSTATUS not in this kernel's uapi headers (*)
+	config-lacks CONFIG_SIGNALS_DEBUG n/no /proc/sys/kernel/max_signal*
+	file-lacks tools/testing/selftests/tty/tty_vstatus.c selftest-tty-tty_vstatus
+	always - env/*
+	RULES
+	run --separate-stderr "$ALLOWED" "$h" "$st" "$cfg" "$rules"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "v/VSTATUS not in this kernel's uapi headers (*)" ]
+	[ "${lines[1]}" = "n/no /proc/sys/kernel/max_signal*" ]
+	[ "${lines[2]}" = "selftest-tty-tty_vstatus" ]
+	[ "${lines[3]}" = "env/*" ]
+	[ "${#lines[@]}" -eq 4 ]
+	printf '#define VSTATUS\t18\t/* ^T */\n' >"$h/include/asm/termbits.h"
+	echo CONFIG_SIGNALS_DEBUG=y >"$cfg"
+	mkdir -p "$st/tools/testing/selftests/tty"
+	: >"$st/tools/testing/selftests/tty/tty_vstatus.c"
+	run --separate-stderr "$ALLOWED" "$h" "$st" "$cfg" "$rules"
+	[ "$status" -eq 0 ]
+	[ "$output" = "env/*" ]
+	# a longer name, a comment or a # not starting a define is no define
+	printf '#define VSTATUS_X 1\n/* #define VSTATUS 18 */\n' >"$h/include/asm/termbits.h"
+	echo '# CONFIG_SIGNALS_DEBUG is not set' >"$cfg"
+	run --separate-stderr "$ALLOWED" "$h" "$st" "$cfg" "$rules"
+	[ "${lines[0]}" = "v/VSTATUS not in this kernel's uapi headers (*)" ]
+	[ "${lines[1]}" = "n/no /proc/sys/kernel/max_signal*" ]
+}
+
+@test "allowed-skips: a bad rule or a missing input fails" {
+	local h st cfg rules=$BATS_TEST_TMPDIR/rules
+	rules_env
+	echo 'header-lack VSTATUS v/*' >"$rules"
+	run --separate-stderr "$ALLOWED" "$h" "$st" "$cfg" "$rules"
+	[ "$status" -eq 1 ]
+	[[ $stderr == *"rules:1: unknown condition 'header-lack'"* ]]
+	echo 'header-lacks VSTATUS' >"$rules"
+	run --separate-stderr "$ALLOWED" "$h" "$st" "$cfg" "$rules"
+	[ "$status" -eq 1 ]
+	echo 'config-lacks SIGNALS_DEBUG n/*' >"$rules"
+	run --separate-stderr "$ALLOWED" "$h" "$st" "$cfg" "$rules"
+	[ "$status" -eq 1 ]
+	echo 'always because n/*' >"$rules"
+	run --separate-stderr "$ALLOWED" "$h" "$st" "$cfg" "$rules"
+	[ "$status" -eq 1 ]
+	run --separate-stderr "$ALLOWED" "$h/nope" "$st" "$cfg"
+	[ "$status" -eq 1 ]
+	run --separate-stderr "$ALLOWED" "$h" "$st" "$cfg.nope"
+	[ "$status" -eq 1 ]
+	run --separate-stderr "$ALLOWED" "$h" "$st"
+	[ "$status" -eq 2 ]
+}
+
+@test "qemu/expected-skips parses and allows nothing once every feature is there" {
+	local h st cfg sym
+	rules_env
+	for sym in VSTATUS NOKERNINFO TIOCSTAT SIGINFO AT_SIGSET_SZ; do
+		printf '#define %s 1\n' "$sym" >>"$h/include/asm/all.h"
+	done
+	printf '%s\n' CONFIG_SIGNALS_DEBUG=y CONFIG_COMPAT_32BIT_TIME=y CONFIG_PID_NS=y >"$cfg"
+	run --separate-stderr "$ALLOWED" "$h" "$st" "$cfg"
+	[ "$status" -eq 0 ]
+	[ "$output" = "" ]
+}
+
+@test "the guest tests' skips without the series are all in qemu/expected-skips" {
+	local d=$BATS_TEST_TMPDIR/tests t name h st cfg
+	need_m32
+	rules_env
+	mkdir -p "$d"
+	for t in "$BATS_TEST_DIRNAME"/../qemu/tests/*.c; do
+		name=$(basename "$t" .c)
+		if [[ $name == *.m32 ]]; then
+			guest_cc "$d/${name%.m32}_32" "$t" -m32 -DWS_TEST_NO_TIME32
+		else
+			guest_cc "$d/$name" "$t"
+		fi
+	done
+	echo 0 >"$BATS_TEST_TMPDIR/tainted"
+	init_run "$d" WS_TAINTED_FILE="$BATS_TEST_TMPDIR/tainted"
+	# the host's headers, as the guest tests were built: no series symbol
+	"$ALLOWED" /usr/include "$st" "$cfg" >"$BATS_TEST_TMPDIR/allowed"
+	run --separate-stderr "$VERDICT" --allow-skips-file "$BATS_TEST_TMPDIR/allowed" "$BATS_TEST_TMPDIR/out.ktap"
+	[ "$status" -eq 0 ]
+	[[ $output == "pass: "*" passed, "*" skipped" ]]
+	[[ $stderr == *"vstatus: 6 skip"* ]]
+	# with CONFIG_SIGNALS_DEBUG set, its skips are no longer allowed
+	echo CONFIG_SIGNALS_DEBUG=y >"$cfg"
+	"$ALLOWED" /usr/include "$st" "$cfg" >"$BATS_TEST_TMPDIR/allowed"
+	run --separate-stderr "$VERDICT" --allow-skips-file "$BATS_TEST_TMPDIR/allowed" "$BATS_TEST_TMPDIR/out.ktap"
+	[ "$status" -eq 1 ]
+	[[ $output == "fail: unexpected skip: nsig: ok "*" # SKIP no /proc/sys/kernel/max_signal: "* ]]
 }
