@@ -10,10 +10,21 @@
  *	  <the test's own kselftest output, indented by two spaces>
  *	ok K name | ok K name # SKIP | not ok K name # exit=S|signal=N|timeout
  *	...
+ *	  # kernel taint: <flags>, with one diagnostic line per flag
+ *	ok N kernel-taint # not tainted | # allowed: <letters>
+ *	  (or not ok N kernel-taint # tainted: <letters>)
  *	# ws-init: done
  *
  * A test named <name>.plain prints no KTAP: its lines are indented as
- * diagnostics ("  # ...") and its exit status alone is reported, as <name>.
+ * diagnostics ("  # ...") and its exit status alone is reported, as <name>,
+ * with "# plain: exit=0" after a pass (a bare "ok" claims KTAP of its own).
+ *
+ * The last test, kernel-taint, is init's own: /proc/sys/kernel/tainted after
+ * every test ran, each flag decoded as in
+ * Documentation/admin-guide/tainted-kernels.rst.  The letters given by
+ * ws.taint_allow= on the kernel command line (WS_TAINT_ALLOW overrides it),
+ * e.g. ws.taint_allow=N for a kernel that runs KUnit suites (TAINT_TEST),
+ * are reported but do not fail; any other flag does.
  *
  * then syncs and reboots (the host runs qemu with -no-reboot).
  *
@@ -23,6 +34,10 @@
  *	WS_KTAP_OUT	KTAP output path ("-" = stdout)
  *	WS_TIMEOUT	per-test timeout in seconds (overrides ws.timeout=)
  *	WS_NO_REBOOT=1	as PID 1: do not reboot, sleep forever when done
+ *	WS_TAINTED_FILE	read the taint from this file instead; when not PID 1
+ *			without it, kernel-taint is skipped (the host's taint
+ *			is not the guest's)
+ *	WS_TAINT_ALLOW	allowed taint letters (overrides ws.taint_allow=)
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -215,13 +230,41 @@ static void open_ktap(void)
 	}
 }
 
+/*
+ * The value of the last "key=value" on the kernel command line into val;
+ * false if there is none.
+ */
+static bool cmdline_param(const char *key, char *val, size_t len)
+{
+	char buf[4096], *tok, *save;
+	size_t klen = strlen(key);
+	bool found = false;
+	ssize_t n;
+	int fd;
+
+	fd = open("/proc/cmdline", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	for (tok = strtok_r(buf, " \t\n", &save); tok;
+	     tok = strtok_r(NULL, " \t\n", &save)) {
+		if (strncmp(tok, key, klen) || tok[klen] != '=')
+			continue;
+		snprintf(val, len, "%s", tok + klen + 1);
+		found = true;
+	}
+	return found;
+}
+
 static unsigned int read_timeout(void)
 {
 	const char *env = getenv("WS_TIMEOUT");
 	unsigned long val = DEFAULT_TIMEOUT;
-	char buf[4096], *tok, *save, *end;
-	ssize_t n;
-	int fd;
+	char buf[64], *end;
 
 	if (env && *env) {
 		val = strtoul(env, &end, 10);
@@ -231,25 +274,145 @@ static unsigned int read_timeout(void)
 		}
 		return val;
 	}
-	fd = open("/proc/cmdline", O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (!cmdline_param("ws.timeout", buf, sizeof(buf)))
 		return val;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return val;
-	buf[n] = '\0';
-	for (tok = strtok_r(buf, " \t\n", &save); tok;
-	     tok = strtok_r(NULL, " \t\n", &save)) {
-		if (strncmp(tok, "ws.timeout=", 11))
-			continue;
-		val = strtoul(tok + 11, &end, 10);
-		if (*end || !val || val > 86400) {
-			diag("bad %s, using %d", tok, DEFAULT_TIMEOUT);
-			val = DEFAULT_TIMEOUT;
-		}
+	val = strtoul(buf, &end, 10);
+	if (*end || !val || val > 86400) {
+		diag("bad ws.timeout=%s, using %d", buf, DEFAULT_TIMEOUT);
+		val = DEFAULT_TIMEOUT;
 	}
 	return val;
+}
+
+/*
+ * The taint flags, bit by bit, as Documentation/admin-guide/tainted-kernels.rst
+ * names them.  Keep kernel-splat words out of the texts: they may reach the
+ * console.
+ */
+static const struct {
+	char letter;
+	const char *what;
+} taint_flags[] = {
+	{ 'P', "proprietary module was loaded" },
+	{ 'F', "module was force loaded" },
+	{ 'S', "kernel running on an out of specification system" },
+	{ 'R', "module was force unloaded" },
+	{ 'M', "processor reported a machine check exception" },
+	{ 'B', "bad page referenced or some unexpected page flags" },
+	{ 'U', "taint requested by userspace application" },
+	{ 'D', "kernel died recently (oops)" },
+	{ 'A', "ACPI table overridden by user" },
+	{ 'W', "kernel issued a warning" },
+	{ 'C', "staging driver was loaded" },
+	{ 'I', "workaround for a platform firmware issue applied" },
+	{ 'O', "externally-built (out-of-tree) module was loaded" },
+	{ 'E', "unsigned module was loaded" },
+	{ 'L', "soft lockup occurred" },
+	{ 'K', "kernel has been live patched" },
+	{ 'X', "auxiliary taint, defined for and used by distros" },
+	{ 'T', "kernel was built with the struct randomization plugin" },
+	{ 'N', "an in-kernel test has been run" },
+	{ 'J', "userspace used a mutating debug operation in fwctl" },
+};
+#define NR_TAINT_FLAGS	(sizeof(taint_flags) / sizeof(taint_flags[0]))
+#define TAINT_TEST	'N'
+
+/* Allowed taint letters: WS_TAINT_ALLOW, else ws.taint_allow=. */
+static void read_taint_allow(char *allow, size_t len)
+{
+	const char *env = getenv("WS_TAINT_ALLOW");
+	char buf[64];
+	size_t i, j, n = 0;
+
+	buf[0] = '\0';
+	if (env)
+		snprintf(buf, sizeof(buf), "%s", env);
+	else
+		cmdline_param("ws.taint_allow", buf, sizeof(buf));
+	for (i = 0; buf[i] && n + 1 < len; i++) {
+		for (j = 0; j < NR_TAINT_FLAGS; j++)
+			if (taint_flags[j].letter == buf[i])
+				break;
+		if (j == NR_TAINT_FLAGS) {
+			ktap("  # taint allowance: '%c' is not a taint flag, ignored\n",
+			     buf[i]);
+			continue;
+		}
+		if (!memchr(allow, buf[i], n))
+			allow[n++] = buf[i];
+	}
+	allow[n] = '\0';
+}
+
+/*
+ * Top-level test num, kernel-taint: /proc/sys/kernel/tainted (or
+ * WS_TAINTED_FILE) decoded; flags not allowed fail it.
+ */
+static void report_taint(int num)
+{
+	const char *file = getenv("WS_TAINTED_FILE");
+	char buf[64], allow[NR_TAINT_FLAGS + 1] = "";
+	char bad[NR_TAINT_FLAGS + 8], ok[NR_TAINT_FLAGS + 1];
+	unsigned long long t;
+	size_t i, nbad = 0, nok = 0;
+	ssize_t n;
+	char *end;
+	int fd;
+
+	if (!file || !*file) {
+		if (!is_pid1) {
+			ktap("ok %d kernel-taint # SKIP not PID 1: the host's taint is not the guest's (WS_TAINTED_FILE names a file to judge)\n",
+			     num);
+			return;
+		}
+		file = "/proc/sys/kernel/tainted";
+	}
+	fd = open(file, O_RDONLY | O_CLOEXEC);
+	n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0) {
+		ktap("not ok %d kernel-taint # cannot read %s: %s\n", num, file,
+		     n < 0 ? strerror(errno) : "empty");
+		return;
+	}
+	buf[n] = '\0';
+	errno = 0;
+	t = strtoull(buf, &end, 10);
+	if (errno || end == buf || (*end && *end != '\n')) {
+		ktap("not ok %d kernel-taint # %s: not a number: %.20s\n", num, file, buf);
+		return;
+	}
+	read_taint_allow(allow, sizeof(allow));
+	if (!t) {
+		ktap("ok %d kernel-taint # not tainted\n", num);
+		return;
+	}
+	ktap("  # kernel taint: %llu\n", t);
+	for (i = 0; i < 64; i++) {
+		char l;
+
+		if (!(t & (1ULL << i)))
+			continue;
+		l = i < NR_TAINT_FLAGS ? taint_flags[i].letter : '?';
+		if (l != '?' && strchr(allow, l)) {
+			ktap("  # %c (bit %zu): %s: allowed%s\n", l, i, taint_flags[i].what,
+			     l == TAINT_TEST ? " (KUnit ran)" : "");
+			ok[nok++] = l;
+		} else {
+			ktap("  # %c (bit %zu): %s\n", l, i,
+			     l == '?' ? "unknown taint flag" : taint_flags[i].what);
+			if (nbad < sizeof(bad) - 1)
+				bad[nbad++] = l;
+		}
+	}
+	ok[nok] = '\0';
+	bad[nbad] = '\0';
+	if (nbad)
+		ktap("not ok %d kernel-taint # tainted: %s%s%s\n", num, bad,
+		     nok ? ", allowed: " : "", ok);
+	else
+		ktap("ok %d kernel-taint # allowed: %s\n", num, ok);
 }
 
 static int cmp_names(const void *a, const void *b)
@@ -516,6 +679,8 @@ static void run_test(const char *dir, const char *file, int num,
 
 	if (timed_out)
 		ktap("not ok %d %s # timeout after %us\n", num, name, timeout);
+	else if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && plain_output)
+		ktap("ok %d %s # plain: exit=0\n", num, name);
 	else if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
 		ktap("ok %d %s\n", num, name);
 	else if (WIFEXITED(status) && WEXITSTATUS(status) == KSFT_SKIP)
@@ -557,12 +722,13 @@ int main(void)
 	n = list_tests(dir, &names);
 	diag("running %d test(s) from %s, timeout %us", n, dir, timeout);
 	ktap("KTAP version 1\n");
-	ktap("1..%d\n", n);
+	ktap("1..%d\n", n + 1);
 	for (i = 0; i < n; i++) {
 		run_test(dir, names[i], i + 1, timeout);
 		free(names[i]);
 	}
 	free(names);
+	report_taint(n + 1);
 	ktap("# ws-init: done\n");
 	if (ktap_fd > STDERR_FILENO)
 		fsync(ktap_fd);

@@ -7,6 +7,7 @@ bats_require_minimum_version 1.5.0
 setup() {
 	VERDICT="$BATS_TEST_DIRNAME/../qemu/ktap-verdict"
 	FIX="$BATS_TEST_DIRNAME/fixtures/ktap"
+	ALLOWED="$BATS_TEST_DIRNAME/../qemu/allowed-skips"
 }
 
 # verdict ARGS...: run the script with fixture names, stdout in $output.
@@ -167,6 +168,57 @@ verdict() {
 	[[ $output == "fail: console has 'WARNING:' (line 3: "* ]]
 }
 
+@test "console with a lockdep INFO: report fails" {
+	verdict pass.ktap console-lockdep.log
+	[ "$status" -eq 1 ]
+	[ "$output" = "fail: console has 'INFO:' (line 6: [    3.100002] INFO: possible recursive locking detected)" ]
+}
+
+@test "console with an RCU stall fails" {
+	verdict pass.ktap console-rcu-stall.log
+	[ "$status" -eq 1 ]
+	[ "$output" = "fail: console has 'RCU stall' (line 7: [   25.000000] rcu: INFO: rcu_sched self-detected stall on CPU)" ]
+	verdict pass.ktap console-rcu-stall-noinfo.log
+	[ "$status" -eq 1 ]
+	[ "$output" = "fail: console has 'RCU stall' (line 3: [   25.000000] rcu: rcu_preempt detected stalls on CPUs/tasks:)" ]
+}
+
+@test "console with a hung task fails" {
+	verdict pass.ktap console-hung-task.log
+	[ "$status" -eq 1 ]
+	[ "$output" = "fail: console has 'hung task' (line 3: [  246.000000] INFO: task vstatus:87 blocked for more than 122 seconds.)" ]
+}
+
+@test "console with a SLUB error (BUG <cache>, no colon) fails" {
+	verdict pass.ktap console-slub.log
+	[ "$status" -eq 1 ]
+	[ "$output" = "fail: console has 'BUG <slab cache>' (line 4: [    4.000001] BUG kmalloc-64 (Not tainted): Right Redzone overwritten)" ]
+}
+
+@test "console with a bare Call Trace: fails" {
+	verdict pass.ktap console-call-trace.log
+	[ "$status" -eq 1 ]
+	[ "$output" = "fail: console has 'Call Trace:' (line 5: [    4.000002] Call Trace:)" ]
+}
+
+@test "console with a general protection fault fails" {
+	verdict pass.ktap console-gpf.log
+	[ "$status" -eq 1 ]
+	[[ $output == "fail: console has 'general protection fault' (line 3: "* ]]
+}
+
+@test "a boot the host timed out fails although init finished" {
+	verdict pass.ktap console-timeout.log
+	[ "$status" -eq 1 ]
+	[ "$output" = "fail: boot timed out (console line 7: workspace: timeout after 300s, killing qemu)" ]
+}
+
+@test "a clean debug boot's console (rcu:, lockdep banner, KUnit) passes" {
+	verdict pass.ktap console-clean-debug.log
+	[ "$status" -eq 0 ]
+	[ "$output" = "pass: 14 passed, 0 skipped; kunit: 1 passed, 0 skipped" ]
+}
+
 @test "console problem takes precedence over a KTAP failure" {
 	verdict notok.ktap console-bug.log
 	[ "$status" -eq 1 ]
@@ -222,12 +274,129 @@ verdict() {
 	[ "$status" -eq 2 ]
 }
 
-# init_run DIR: qemu/init.c, compiled for the host, runs the tests in DIR
-# as it does in the guest; its KTAP lands in $BATS_TEST_TMPDIR/out.ktap.
+@test "a bare top-level ok without KTAP of its own is malformed" {
+	verdict bare-ok.ktap
+	[ "$status" -eq 1 ]
+	[ "$output" = "fail: malformed KTAP: chatty: no KTAP output of its own (no plan, no results)" ]
+	grep -v 'says hello' "$FIX/bare-ok.ktap" >"$BATS_TEST_TMPDIR/bare.ktap"
+	run --separate-stderr "$VERDICT" "$BATS_TEST_TMPDIR/bare.ktap"
+	[ "$status" -eq 1 ]
+	[ "$output" = "fail: malformed KTAP: chatty: no KTAP output of its own (no plan, no results)" ]
+}
+
+@test "results init judged itself (plain: exit=0, kernel-taint) pass without KTAP" {
+	verdict plain-ok.ktap
+	[ "$status" -eq 0 ]
+	[ "$output" = "pass: 3 passed, 0 skipped" ]
+}
+
+@test "a whole-test skip (1..0 # SKIP) counts as one skipped" {
+	verdict whole-skip.ktap
+	[ "$status" -eq 0 ]
+	[ "$output" = "pass: 1 passed, 1 skipped" ]
+}
+
+@test "init's kernel-taint alone is no test run" {
+	verdict only-taint.ktap
+	[ "$status" -eq 1 ]
+	[ "$output" = "fail: no tests ran (only the kernel-taint of init)" ]
+}
+
+@test "--kunit-suite: the named suite must run, pass and not be skipped" {
+	run --separate-stderr "$VERDICT" --kunit-suite signal_sigset "$FIX/pass.ktap" "$FIX/console-kunit.log"
+	[ "$status" -eq 0 ]
+	[ "$output" = "pass: 14 passed, 0 skipped; kunit: 2 passed, 1 skipped" ]
+	run --separate-stderr "$VERDICT" --kunit-suite signal_sigset --kunit-suite signal_nsig \
+		"$FIX/pass.ktap" "$FIX/console-kunit.log"
+	[ "$status" -eq 1 ]
+	[ "$output" = "fail: kunit: suite 'signal_nsig' did not run" ]
+	run --separate-stderr "$VERDICT" --kunit-suite signal_next "$FIX/pass.ktap" "$FIX/console-kunit-skip.log"
+	[ "$status" -eq 1 ]
+	[ "$output" = "fail: kunit: suite 'signal_next' was skipped" ]
+	run --separate-stderr "$VERDICT" --kunit-suite signal_sigset "$FIX/pass.ktap" "$FIX/console-kunit-none.log"
+	[ "$status" -eq 1 ]
+	[ "$output" = "fail: kunit: no KUnit results on the console" ]
+}
+
+@test "--kunit-suite needs a console file and a name" {
+	run --separate-stderr "$VERDICT" --kunit-suite signal_sigset "$FIX/pass.ktap"
+	[ "$status" -eq 2 ]
+	run --separate-stderr "$VERDICT" --kunit-suite
+	[ "$status" -eq 2 ]
+}
+
+@test "--allow-skip: skips matching a pattern pass" {
+	run --separate-stderr "$VERDICT" --allow-skip "vstatus/VSTATUS not in this kernel's uapi headers (*)" "$FIX/skip.ktap"
+	[ "$status" -eq 0 ]
+	[ "$output" = "pass: 8 passed, 6 skipped" ]
+}
+
+@test "--allow-skip: an unexpected nested skip fails and names its test" {
+	run --separate-stderr "$VERDICT" --allow-skip "vstatus/NOKERNINFO not in*" "$FIX/skip.ktap"
+	[ "$status" -eq 1 ]
+	[ "$output" = "fail: unexpected skip: vstatus: ok 1 # SKIP VSTATUS not in this kernel's uapi headers (^T prints the status line)" ]
+}
+
+@test "--allow-skip: a whole-test skip matches by name or name/reason" {
+	run --separate-stderr "$VERDICT" --allow-skip "nsig/*" "$FIX/whole-skip.ktap"
+	[ "$status" -eq 1 ]
+	[ "$output" = "fail: unexpected skip: ok 2 selftest-tty-tty_vstatus # SKIP (1..0 # SKIP no VSTATUS, NOKERNINFO or TIOCSTAT in the uapi headers)" ]
+	run --separate-stderr "$VERDICT" --allow-skip "selftest-tty-tty_vstatus" "$FIX/whole-skip.ktap"
+	[ "$status" -eq 0 ]
+	run --separate-stderr "$VERDICT" --allow-skip "selftest-tty-tty_vstatus/no VSTATUS*" "$FIX/whole-skip.ktap"
+	[ "$status" -eq 0 ]
+	[ "$output" = "pass: 1 passed, 1 skipped" ]
+}
+
+@test "--allow-skip: KUnit skips are policed as kunit/SUITE/CASE" {
+	run --separate-stderr "$VERDICT" --allow-skip "nothing" "$FIX/pass.ktap" "$FIX/console-kunit.log"
+	[ "$status" -eq 1 ]
+	[ "$output" = "fail: kunit: unexpected skip: signal_sigset: ok 3 - next_signal_test # SKIP not here" ]
+	run --separate-stderr "$VERDICT" --allow-skip "kunit/signal_sigset/next_*" "$FIX/pass.ktap" "$FIX/console-kunit.log"
+	[ "$status" -eq 0 ]
+}
+
+@test "--allow-skips-file: patterns from a file; an empty one allows no skip" {
+	printf '%s\n' "nothing" "vstatus/VSTATUS not in this kernel's uapi headers (*)" >"$BATS_TEST_TMPDIR/allowed"
+	run --separate-stderr "$VERDICT" --allow-skips-file "$BATS_TEST_TMPDIR/allowed" "$FIX/skip.ktap"
+	[ "$status" -eq 0 ]
+	: >"$BATS_TEST_TMPDIR/none"
+	run --separate-stderr "$VERDICT" --allow-skips-file "$BATS_TEST_TMPDIR/none" "$FIX/skip.ktap"
+	[ "$status" -eq 1 ]
+	[[ $output == "fail: unexpected skip: vstatus: ok 1 # SKIP "* ]]
+	run --separate-stderr "$VERDICT" --allow-skips-file "$BATS_TEST_TMPDIR/none" "$FIX/pass.ktap"
+	[ "$status" -eq 0 ]
+}
+
+@test "--allow-skip: glob metacharacters of regular expressions are literal" {
+	run --separate-stderr "$VERDICT" --allow-skip "vstatus/VSTATUS not in this kernel.s uapi headers (*)" "$FIX/skip.ktap"
+	[ "$status" -eq 1 ]
+	run --separate-stderr "$VERDICT" --allow-skip "vstatus/VSTATUS not in this kernel?s uapi headers [(]*" "$FIX/skip.ktap"
+	[ "$status" -eq 1 ]
+	run --separate-stderr "$VERDICT" --allow-skip "vstatus/VSTATUS not in this kernel?s uapi headers (*)" "$FIX/skip.ktap"
+	[ "$status" -eq 0 ]
+}
+
+# init_run DIR [VAR=VALUE...]: qemu/init.c, compiled for the host, runs the
+# tests in DIR as it does in the guest, with the environment VARs; its KTAP
+# lands in $BATS_TEST_TMPDIR/out.ktap.
 init_run() {
-	local bin=$BATS_TEST_TMPDIR/init
-	cc -O2 -Wall -o "$bin" "$BATS_TEST_DIRNAME/../qemu/init.c"
-	WS_TESTS_DIR=$1 WS_KTAP_OUT=$BATS_TEST_TMPDIR/out.ktap WS_TIMEOUT=10 "$bin" 2>/dev/null
+	local bin=$BATS_TEST_TMPDIR/init dir=$1
+	shift
+	cc -O2 -Wall -Werror -o "$bin" "$BATS_TEST_DIRNAME/../qemu/init.c"
+	env WS_TESTS_DIR="$dir" WS_KTAP_OUT="$BATS_TEST_TMPDIR/out.ktap" WS_TIMEOUT=10 "$@" "$bin" 2>/dev/null
+}
+
+# ktap_has LINE: out.ktap has LINE, whole.
+ktap_has() {
+	grep -qxF -- "$1" "$BATS_TEST_TMPDIR/out.ktap"
+}
+
+# one_test DIR: DIR holds one passing kselftest-style test, "t".
+one_test() {
+	mkdir -p "$1"
+	printf '#!/bin/sh\necho "TAP version 13"\necho "1..1"\necho "ok 1 fine"\n' >"$1/t"
+	chmod +x "$1/t"
 }
 
 @test "init: a .plain test's output becomes diagnostics, its exit status the result" {
@@ -237,10 +406,237 @@ init_run() {
 	printf '#!/bin/sh\necho "[FAIL] bad frame"\nexit 1\n' >"$d/b_32.plain"
 	chmod +x "$d"/*
 	init_run "$d"
-	grep -qxF '  # [RUN] frames' "$BATS_TEST_TMPDIR/out.ktap"
-	grep -qxF 'ok 1 a_64' "$BATS_TEST_TMPDIR/out.ktap"
-	grep -qxF 'not ok 2 b_32 # exit=1' "$BATS_TEST_TMPDIR/out.ktap"
+	ktap_has '  # [RUN] frames'
+	ktap_has 'ok 1 a_64 # plain: exit=0'
+	ktap_has 'not ok 2 b_32 # exit=1'
 	run --separate-stderr "$VERDICT" "$BATS_TEST_TMPDIR/out.ktap"
 	[ "$status" -eq 1 ]
 	[ "$output" = "fail: not ok 2 b_32 # exit=1" ]
+}
+
+@test "init: a test that prints no KTAP and exits 0 fails the verdict" {
+	local d=$BATS_TEST_TMPDIR/tests
+	one_test "$d"
+	printf '#!/bin/sh\nexit 0\n' >"$d/u_silent"
+	chmod +x "$d/u_silent"
+	echo 0 >"$BATS_TEST_TMPDIR/tainted"
+	init_run "$d" WS_TAINTED_FILE="$BATS_TEST_TMPDIR/tainted"
+	ktap_has 'ok 2 u_silent'
+	ktap_has 'ok 3 kernel-taint # not tainted'
+	run --separate-stderr "$VERDICT" "$BATS_TEST_TMPDIR/out.ktap"
+	[ "$status" -eq 1 ]
+	[ "$output" = "fail: malformed KTAP: u_silent: no KTAP output of its own (no plan, no results)" ]
+}
+
+@test "init: kernel-taint is one more top-level test, skipped on the host" {
+	local d=$BATS_TEST_TMPDIR/tests
+	one_test "$d"
+	init_run "$d"
+	ktap_has '1..2'
+	ktap_has "ok 2 kernel-taint # SKIP not PID 1: the host's taint is not the guest's (WS_TAINTED_FILE names a file to judge)"
+	ktap_has '# ws-init: done'
+	run --separate-stderr "$VERDICT" "$BATS_TEST_TMPDIR/out.ktap"
+	[ "$status" -eq 0 ]
+	[ "$output" = "pass: 1 passed, 1 skipped" ]
+}
+
+@test "init: kernel-taint decodes the flags; allowed ones pass, others fail" {
+	local d=$BATS_TEST_TMPDIR/tests t=$BATS_TEST_TMPDIR/tainted
+	one_test "$d"
+	echo 0 >"$t"
+	init_run "$d" WS_TAINTED_FILE="$t" WS_TAINT_ALLOW=
+	ktap_has 'ok 2 kernel-taint # not tainted'
+	run --separate-stderr "$VERDICT" "$BATS_TEST_TMPDIR/out.ktap"
+	[ "$output" = "pass: 2 passed, 0 skipped" ]
+
+	echo 262144 >"$t"	# N: TAINT_TEST, what KUnit sets
+	init_run "$d" WS_TAINTED_FILE="$t" WS_TAINT_ALLOW=N
+	ktap_has '  # N (bit 18): an in-kernel test has been run: allowed (KUnit ran)'
+	ktap_has 'ok 2 kernel-taint # allowed: N'
+	run --separate-stderr "$VERDICT" "$BATS_TEST_TMPDIR/out.ktap"
+	[ "$status" -eq 0 ]
+	[ "$output" = "pass: 2 passed, 0 skipped" ]
+
+	init_run "$d" WS_TAINTED_FILE="$t" WS_TAINT_ALLOW=
+	ktap_has 'not ok 2 kernel-taint # tainted: N'
+
+	echo 262784 >"$t"	# N, W (bit 9) and D (bit 7)
+	init_run "$d" WS_TAINTED_FILE="$t" WS_TAINT_ALLOW=Nq
+	ktap_has "  # taint allowance: 'q' is not a taint flag, ignored"
+	ktap_has '  # kernel taint: 262784'
+	ktap_has '  # D (bit 7): kernel died recently (oops)'
+	ktap_has '  # W (bit 9): kernel issued a warning'
+	ktap_has 'not ok 2 kernel-taint # tainted: DW, allowed: N'
+	run --separate-stderr "$VERDICT" "$BATS_TEST_TMPDIR/out.ktap"
+	[ "$status" -eq 1 ]
+	[ "$output" = "fail: not ok 2 kernel-taint # tainted: DW, allowed: N" ]
+
+	echo 1099511627776 >"$t"	# bit 40: no such flag
+	init_run "$d" WS_TAINTED_FILE="$t" WS_TAINT_ALLOW=N
+	ktap_has '  # ? (bit 40): unknown taint flag'
+	ktap_has 'not ok 2 kernel-taint # tainted: ?'
+
+	echo junk >"$t"
+	init_run "$d" WS_TAINTED_FILE="$t" WS_TAINT_ALLOW=N
+	grep -q '^not ok 2 kernel-taint # .*not a number' "$BATS_TEST_TMPDIR/out.ktap"
+}
+
+# guest_cc OUT SRC [FLAGS...]: a guest program, as boot.sh builds it, but
+# against the host's headers and a copy of 6.1's kselftest.h.
+guest_cc() {
+	cc -static -O2 -Wall -Werror -I "$FIX/ksft" -o "$1" "$2" "${@:3}"
+}
+
+# need_m32: skip unless the host can build and run static 32-bit programs.
+need_m32() {
+	printf 'int main(void) { return 0; }\n' >"$BATS_TEST_TMPDIR/m32.c"
+	if ! cc -static -m32 -o "$BATS_TEST_TMPDIR/m32" "$BATS_TEST_TMPDIR/m32.c" 2>/dev/null ||
+		! "$BATS_TEST_TMPDIR/m32"; then
+		skip "no static -m32 toolchain or no 32-bit support here"
+	fi
+}
+
+@test "guest tests compile cleanly (-Wall -Werror) against the host's headers" {
+	local t name
+	for t in "$BATS_TEST_DIRNAME"/../qemu/tests/*.c; do
+		name=$(basename "$t" .c)
+		[[ $name == *.m32 ]] && continue
+		guest_cc "$BATS_TEST_TMPDIR/$name" "$t"
+	done
+	need_m32
+	for t in "$BATS_TEST_DIRNAME"/../qemu/tests/*.m32.c; do
+		guest_cc "$BATS_TEST_TMPDIR/$(basename "$t" .m32.c)_32" "$t" -m32
+	done
+}
+
+@test "nsig_compat_32: no rt_sigtimedwait (time32) is a visible SKIP per case, plan kept" {
+	local d=$BATS_TEST_TMPDIR/tests
+	need_m32
+	mkdir -p "$d"
+	guest_cc "$d/nsig_compat_32" "$BATS_TEST_DIRNAME/../qemu/tests/nsig_compat.m32.c" -m32 -DWS_TEST_NO_TIME32
+	echo 0 >"$BATS_TEST_TMPDIR/tainted"
+	init_run "$d" WS_TAINTED_FILE="$BATS_TEST_TMPDIR/tainted"
+	run grep -c '# SKIP rt_sigtimedwait (time32) is ENOSYS: no CONFIG_COMPAT_32BIT_TIME (compat rt_sigtimedwait: ' \
+		"$BATS_TEST_TMPDIR/out.ktap"
+	[ "$output" = 4 ]
+	ktap_has '  ok 17 # SKIP rt_sigtimedwait (time32) is ENOSYS: no CONFIG_COMPAT_32BIT_TIME (compat rt_sigtimedwait: sigsetsize 8)'
+	ktap_has '  ok 21 compat rt_sigtimedwait_time64: sigsetsize 8'
+	run --separate-stderr "$VERDICT" --allow-skip 'nsig_compat_32/rt_sigtimedwait (time32) is ENOSYS*' \
+		--allow-skip "nsig_compat_32/AT_SIGSET_SZ not in this kernel's uapi headers (*)" \
+		--allow-skip "nsig_compat_32/SIGINFO not in this kernel's uapi headers (*)" \
+		"$BATS_TEST_TMPDIR/out.ktap"
+	[ "$status" -eq 0 ]
+	[[ $output == "pass: "*" passed, "*" skipped" ]]
+	run --separate-stderr "$VERDICT" \
+		--allow-skip "nsig_compat_32/AT_SIGSET_SZ not in this kernel's uapi headers (*)" \
+		--allow-skip "nsig_compat_32/SIGINFO not in this kernel's uapi headers (*)" \
+		"$BATS_TEST_TMPDIR/out.ktap"
+	[ "$status" -eq 1 ]
+	[ "$output" = "fail: unexpected skip: nsig_compat_32: ok 17 # SKIP rt_sigtimedwait (time32) is ENOSYS: no CONFIG_COMPAT_32BIT_TIME (compat rt_sigtimedwait: sigsetsize 8)" ]
+}
+
+# rules_env: $h (headers), $st (staged selftests), $cfg (.config) for
+# qemu/allowed-skips, empty, in the test's temporary directory.
+rules_env() {
+	h=$BATS_TEST_TMPDIR/headers st=$BATS_TEST_TMPDIR/stage cfg=$BATS_TEST_TMPDIR/config
+	mkdir -p "$h/include/asm" "$st"
+	: >"$cfg"
+}
+
+@test "allowed-skips: each kind of rule holds where its cause is" {
+	local h st cfg rules=$BATS_TEST_TMPDIR/rules
+	rules_env
+	cat >"$rules" <<-'RULES'
+	# comment
+
+	header-lacks VSTATUS v/VSTATUS not in this kernel's uapi headers (*)
+	config-lacks CONFIG_SIGNALS_DEBUG n/no /proc/sys/kernel/max_signal*
+	file-lacks tools/testing/selftests/tty/tty_vstatus.c selftest-tty-tty_vstatus
+	always - env/*
+	RULES
+	run --separate-stderr "$ALLOWED" "$h" "$st" "$cfg" "$rules"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "v/VSTATUS not in this kernel's uapi headers (*)" ]
+	[ "${lines[1]}" = "n/no /proc/sys/kernel/max_signal*" ]
+	[ "${lines[2]}" = "selftest-tty-tty_vstatus" ]
+	[ "${lines[3]}" = "env/*" ]
+	[ "${#lines[@]}" -eq 4 ]
+	printf '#define VSTATUS\t18\t/* ^T */\n' >"$h/include/asm/termbits.h"
+	echo CONFIG_SIGNALS_DEBUG=y >"$cfg"
+	mkdir -p "$st/tools/testing/selftests/tty"
+	: >"$st/tools/testing/selftests/tty/tty_vstatus.c"
+	run --separate-stderr "$ALLOWED" "$h" "$st" "$cfg" "$rules"
+	[ "$status" -eq 0 ]
+	[ "$output" = "env/*" ]
+	# a longer name, a comment or a # not starting a define is no define
+	printf '#define VSTATUS_X 1\n/* #define VSTATUS 18 */\n' >"$h/include/asm/termbits.h"
+	echo '# CONFIG_SIGNALS_DEBUG is not set' >"$cfg"
+	run --separate-stderr "$ALLOWED" "$h" "$st" "$cfg" "$rules"
+	[ "${lines[0]}" = "v/VSTATUS not in this kernel's uapi headers (*)" ]
+	[ "${lines[1]}" = "n/no /proc/sys/kernel/max_signal*" ]
+}
+
+@test "allowed-skips: a bad rule or a missing input fails" {
+	local h st cfg rules=$BATS_TEST_TMPDIR/rules
+	rules_env
+	echo 'header-lack VSTATUS v/*' >"$rules"
+	run --separate-stderr "$ALLOWED" "$h" "$st" "$cfg" "$rules"
+	[ "$status" -eq 1 ]
+	[[ $stderr == *"rules:1: unknown condition 'header-lack'"* ]]
+	echo 'header-lacks VSTATUS' >"$rules"
+	run --separate-stderr "$ALLOWED" "$h" "$st" "$cfg" "$rules"
+	[ "$status" -eq 1 ]
+	echo 'config-lacks SIGNALS_DEBUG n/*' >"$rules"
+	run --separate-stderr "$ALLOWED" "$h" "$st" "$cfg" "$rules"
+	[ "$status" -eq 1 ]
+	echo 'always because n/*' >"$rules"
+	run --separate-stderr "$ALLOWED" "$h" "$st" "$cfg" "$rules"
+	[ "$status" -eq 1 ]
+	run --separate-stderr "$ALLOWED" "$h/nope" "$st" "$cfg"
+	[ "$status" -eq 1 ]
+	run --separate-stderr "$ALLOWED" "$h" "$st" "$cfg.nope"
+	[ "$status" -eq 1 ]
+	run --separate-stderr "$ALLOWED" "$h" "$st"
+	[ "$status" -eq 2 ]
+}
+
+@test "qemu/expected-skips parses and allows nothing once every feature is there" {
+	local h st cfg sym
+	rules_env
+	for sym in VSTATUS NOKERNINFO TIOCSTAT SIGINFO AT_SIGSET_SZ; do
+		printf '#define %s 1\n' "$sym" >>"$h/include/asm/all.h"
+	done
+	printf '%s\n' CONFIG_SIGNALS_DEBUG=y CONFIG_COMPAT_32BIT_TIME=y CONFIG_PID_NS=y >"$cfg"
+	run --separate-stderr "$ALLOWED" "$h" "$st" "$cfg"
+	[ "$status" -eq 0 ]
+	[ "$output" = "" ]
+}
+
+@test "the guest tests' skips without the series are all in qemu/expected-skips" {
+	local d=$BATS_TEST_TMPDIR/tests t name h st cfg
+	need_m32
+	rules_env
+	mkdir -p "$d"
+	for t in "$BATS_TEST_DIRNAME"/../qemu/tests/*.c; do
+		name=$(basename "$t" .c)
+		if [[ $name == *.m32 ]]; then
+			guest_cc "$d/${name%.m32}_32" "$t" -m32 -DWS_TEST_NO_TIME32
+		else
+			guest_cc "$d/$name" "$t"
+		fi
+	done
+	echo 0 >"$BATS_TEST_TMPDIR/tainted"
+	init_run "$d" WS_TAINTED_FILE="$BATS_TEST_TMPDIR/tainted"
+	# the host's headers, as the guest tests were built: no series symbol
+	"$ALLOWED" /usr/include "$st" "$cfg" >"$BATS_TEST_TMPDIR/allowed"
+	run --separate-stderr "$VERDICT" --allow-skips-file "$BATS_TEST_TMPDIR/allowed" "$BATS_TEST_TMPDIR/out.ktap"
+	[ "$status" -eq 0 ]
+	[[ $output == "pass: "*" passed, "*" skipped" ]]
+	[[ $stderr == *"vstatus: 6 skip"* ]]
+	# with CONFIG_SIGNALS_DEBUG set, its skips are no longer allowed
+	echo CONFIG_SIGNALS_DEBUG=y >"$cfg"
+	"$ALLOWED" /usr/include "$st" "$cfg" >"$BATS_TEST_TMPDIR/allowed"
+	run --separate-stderr "$VERDICT" --allow-skips-file "$BATS_TEST_TMPDIR/allowed" "$BATS_TEST_TMPDIR/out.ktap"
+	[ "$status" -eq 1 ]
+	[[ $output == "fail: unexpected skip: nsig: ok "*" # SKIP no /proc/sys/kernel/max_signal: "* ]]
 }
