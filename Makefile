@@ -80,8 +80,8 @@ trailers: deps ## Reviewed/Acked/Tested-by from the replies in MBOX=<file> onto 
 test: deps ## the workspace's test suite: bats, shellcheck, then the real end-to-end make (E2E=0 skips it)
 	@bash tests/run.sh
 
-clean: ## remove build directories, boot logs and the report (keeps the tree and ccache)
-	rm -rf $(WORKDIR)/build $(WORKDIR)/boots $(WORKDIR)/artifacts $(WORKDIR)/report $(WORKDIR)/checks-cache
+clean: ## remove build directories, boot logs, artifacts, the report and the check cache (keeps the tree, ccache and backups)
+	@bash $(S)/clean.sh
 
 distclean: ## remove $(WORKDIR) entirely (the kernel tree too: export your edits first)
 	@bash $(S)/distclean.sh

@@ -149,6 +149,140 @@ edit_commit() {
 	tree checkout -q --detach
 }
 
+# ---- make clean, make distclean ------------------------------------------
+
+@test "make clean and distclean refuse an empty or a relative WORKDIR, name it, and remove nothing" {
+	run wsmake clean WORKDIR=
+	echo "$output"
+	cat "$RM_REFUSED"
+	[ ! -s "$RM_REFUSED" ]
+	[ "$status" -ne 0 ]
+	[[ $output == *"WORKDIR is empty"* ]]
+	run wsmake clean WORKDIR=work
+	echo "$output"
+	cat "$RM_REFUSED"
+	[ ! -s "$RM_REFUSED" ]
+	[ "$status" -ne 0 ]
+	[[ $output == *"WORKDIR=work is a relative path; give it as an absolute one (WORKDIR=$WS/work)"* ]]
+	# distclean, whose script lib.sh would give an empty WORKDIR the
+	# default: the user's real workspace.
+	fake_workspace "$HOME/.cache/vstatus-workspace"
+	run wsmake distclean WORKDIR=
+	[ -d "$HOME/.cache/vstatus-workspace/linux/.git" ]
+	[ "$status" -ne 0 ]
+	[[ $output == *"WORKDIR is empty"* ]]
+	run wsmake distclean WORKDIR=work
+	[ "$status" -ne 0 ]
+	[[ $output == *"WORKDIR=work is a relative path"* ]]
+	[ ! -s "$RM_REFUSED" ]
+}
+
+@test "make clean of a WORKDIR with a space removes only that workspace's build directories" {
+	w="$BATS_TEST_TMPDIR/my work"
+	fake_workspace "$w"
+	# What an unquoted $(WORKDIR) would split off and remove.
+	mkdir -p "$BATS_TEST_TMPDIR/my"
+	echo precious >"$BATS_TEST_TMPDIR/my/file"
+	run wsmake clean WORKDIR="$w"
+	echo "$output"
+	[ -f "$BATS_TEST_TMPDIR/my/file" ]
+	[ ! -s "$RM_REFUSED" ]
+	[ "$status" -eq 0 ]
+	for d in build boots artifacts report checks-cache; do
+		[ ! -e "$w/$d" ]
+	done
+	for d in ccache backup outgoing; do
+		[ -f "$w/$d/file" ]
+	done
+	[ -d "$w/linux/.git" ]
+	[ -f "$w/lock" ]
+	# A WORKDIR that does not exist has nothing to clean.
+	run wsmake clean WORKDIR="$BATS_TEST_TMPDIR/none"
+	[ "$status" -eq 0 ]
+	[[ $output == *"nothing to clean"* ]]
+	[ ! -e "$BATS_TEST_TMPDIR/none" ]
+}
+
+@test "clean and distclean leave alone a directory that is not a workspace, and say why" {
+	d=$BATS_TEST_TMPDIR/docs
+	mkdir -p "$d/build"
+	echo mine >"$d/build/notes"
+	: >"$d/lock"
+	run wsmake clean WORKDIR="$d"
+	echo "$output"
+	[ "$status" -ne 0 ]
+	[[ $output == *"WORKDIR=$d is not a workspace: it has no kernel tree (linux/.git)"* ]]
+	run wsmake distclean WORKDIR="$d"
+	[ "$status" -ne 0 ]
+	[[ $output == *"WORKDIR=$d is not a workspace: it has no kernel tree (linux/.git)"* ]]
+	[ -f "$d/build/notes" ]
+	# A git repository called linux is not enough: a workspace has its lock.
+	rm "$d/lock"
+	git init -q "$d/linux"
+	run wsmake distclean WORKDIR="$d"
+	[ "$status" -ne 0 ]
+	[[ $output == *"WORKDIR=$d is not a workspace: it has no lock file"* ]]
+	[ -f "$d/build/notes" ]
+	[ ! -e "$d/lock" ]
+	[ ! -s "$RM_REFUSED" ]
+	run wsmake distclean WORKDIR="$BATS_TEST_TMPDIR/none"
+	[ "$status" -eq 0 ]
+	[[ $output == *"nothing to remove"* ]]
+}
+
+@test "distclean refuses /, the home directory and the repository, however they are spelt" {
+	# A home that even looks like a workspace.
+	fake_workspace "$HOME"
+	before=$(checksum "$HOME")
+	ln -s "$HOME" "$BATS_TEST_TMPDIR/home-link"
+	for w in "$HOME/" "$HOME/." "$BATS_TEST_TMPDIR/home-link" "$HOME/linux/.."; do
+		run wsmake distclean WORKDIR="$w"
+		echo "$w: $output"
+		[ "$status" -ne 0 ]
+		[[ $output == *"WORKDIR=$w is (or holds) your home directory"* ]]
+	done
+	run wsmake distclean WORKDIR="$BATS_TEST_TMPDIR"
+	[ "$status" -ne 0 ]
+	[[ $output == *"(or holds) your home directory"* ]]
+	[ "$(checksum "$HOME")" = "$before" ]
+	run wsmake distclean WORKDIR=/
+	[ "$status" -ne 0 ]
+	[[ $output == *"WORKDIR=/ is the root directory"* ]]
+	# The repository (a copy of it, as lib.sh's WS_ROOT).
+	repo=$BATS_TEST_TMPDIR/repo
+	mkdir "$repo"
+	cp -a "$WS/Makefile" "$WS/scripts" "$repo/"
+	fake_workspace "$repo"
+	WORKDIR=$repo/ WS_ROOT=$repo run bash "$WS/scripts/distclean.sh"
+	[ "$status" -ne 0 ]
+	[[ $output == *"WORKDIR=$repo/ is (or holds) this repository"* ]]
+	[ -f "$repo/Makefile" ]
+	[ ! -s "$RM_REFUSED" ]
+}
+
+@test "distclean removes a workspace, through a symlink too, unless the tree holds work not exported" {
+	# Edits in the tree that series/ does not have stop it.
+	edit_commit 2
+	run wsmake distclean
+	[ "$status" -ne 0 ]
+	[[ $output == *"branch(es) one"*"make export"* ]]
+	ws export.sh >/dev/null
+	echo "int uncommitted;" >>"$WORKDIR/linux/main.c"
+	run wsmake distclean
+	[ "$status" -ne 0 ]
+	[[ $output == *"uncommitted changes"* ]]
+	[ -d "$WORKDIR/linux/.git" ]
+	tree checkout -q -- main.c
+	# WORKDIR a symlink: the workspace goes, and the link with it.
+	ln -s "$WORKDIR" "$BATS_TEST_TMPDIR/link"
+	run wsmake distclean WORKDIR="$BATS_TEST_TMPDIR/link"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ ! -e "$WORKDIR" ]
+	[ ! -L "$BATS_TEST_TMPDIR/link" ]
+	[ ! -s "$RM_REFUSED" ]
+}
+
 # ---- a broken series/ -------------------------------------------------------
 
 # break_series HOW: series/ broken in one way; prints what the error must
