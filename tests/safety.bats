@@ -283,6 +283,61 @@ edit_commit() {
 	[ ! -s "$RM_REFUSED" ]
 }
 
+# ---- mail -------------------------------------------------------------------
+
+@test "b4.bats cannot reach the user's git config: an SMTP server named there gets nothing" {
+	start_smtp
+	# The user's SMTP server, everywhere git would look for it outside the
+	# tests' own home.
+	user=$BATS_TEST_TMPDIR/user
+	mkdir -p "$user/home" "$user/xdg/git"
+	for f in "$user/home/.gitconfig" "$user/xdg/git/config" "$user/system" "$user/global"; do
+		git config -f "$f" sendemail.smtpServer 127.0.0.1
+		git config -f "$f" sendemail.smtpServerPort "$SMTP_PORT"
+	done
+	leaky() {
+		env -u GIT_CONFIG_NOSYSTEM PATH="$ORIG_PATH" HOME="$user/home" XDG_CONFIG_HOME="$user/xdg" \
+			GIT_CONFIG_SYSTEM="$user/system" GIT_CONFIG_GLOBAL="$user/global" \
+			GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=sendemail.smtpServer GIT_CONFIG_VALUE_0=127.0.0.1 "$@"
+	}
+	cd "$BATS_TEST_TMPDIR"
+	# Each is one git would find, were it not shut off: the system file,
+	# the global one, the environment's; ~/.gitconfig and
+	# $XDG_CONFIG_HOME/git/config when GIT_CONFIG_GLOBAL is not set.
+	[ "$(leaky git config --get-all sendemail.smtpserver | wc -l)" -eq 3 ]
+	[ "$(leaky env -u GIT_CONFIG_GLOBAL git config --get-all sendemail.smtpserver | wc -l)" -eq 4 ]
+	# b4.bats's test of SEND=1 with no SMTP server configured sends, if
+	# any of them reaches it.
+	run leaky env -u GIT_CONFIG_GLOBAL -u GIT_CONFIG_COUNT bats --filter 'bad input' "$WS/tests/b4.bats"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ $output == *"ok 1 bad input"* ]]
+	[ ! -e "$SINK/mbox" ]
+	run leaky bats --filter 'bad input' "$WS/tests/b4.bats"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ ! -e "$SINK/mbox" ]
+}
+
+@test "SEND=1 in the environment sends nothing; make send SEND=1 on the command line sends" {
+	start_smtp
+	git config --global sendemail.smtpServer 127.0.0.1
+	git config --global sendemail.smtpServerPort "$SMTP_PORT"
+	SEND=1 run wsmake send SERIES=one
+	echo "$output"
+	[ ! -e "$SINK/mbox" ]
+	[ ! -e "$WORKDIR/outgoing/one-v1/sent" ]
+	[ "$status" -eq 0 ]
+	[[ $output == *"SEND=1 in the environment is ignored: only 'make send SERIES=<name> SEND=1' on the command line sends"* ]]
+	[[ $output == *"nothing was sent"* ]]
+	run wsmake send SERIES=one SEND=1
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ $output == *"Sent 4 messages"* ]]
+	[ "$(grep -c '^From ' "$SINK/mbox")" -eq 4 ]
+	[ -f "$WORKDIR/outgoing/one-v1/sent" ]
+}
+
 # ---- a broken series/ -------------------------------------------------------
 
 # break_series HOW: series/ broken in one way; prints what the error must
