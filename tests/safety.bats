@@ -338,6 +338,203 @@ edit_commit() {
 	[ -f "$WORKDIR/outgoing/one-v1/sent" ]
 }
 
+# ---- make export ------------------------------------------------------------
+
+@test "export refuses to overwrite hand edits in series/, says how to go on, and FORCE=1 keeps a copy" {
+	edit_commit 1
+	sed -i 's/^Body of: fixture: add b$/Body of b, edited by hand./' "$SERIES_DIR/one/0002-fixture-add-b.patch"
+	before=$(checksum "$SERIES_DIR/one")
+	run ws export.sh
+	echo "$output"
+	[ "$status" -ne 0 ]
+	[[ $output == *"series/one/ was changed by hand"*"apply it first (make apply SERIES=one) or FORCE=1 to overwrite; your files are backed up either way"* ]]
+	[ "$(checksum "$SERIES_DIR/one")" = "$before" ]
+	[ ! -e "$WORKDIR/backup" ]
+	FORCE=1 run ws export.sh
+	echo "$output"
+	[ "$status" -eq 0 ]
+	grep -q "^+/\* edit" "$SERIES_DIR/one/0001-fixture-add-a.patch"
+	[ "$(grep -c "edited by hand" "$SERIES_DIR/one/0002-fixture-add-b.patch")" -eq 0 ]
+	grep -q "edited by hand" "$WORKDIR"/backup/one-*/0002-fixture-add-b.patch
+	run ws apply.sh
+	[[ $output == *"up to date"* ]]
+}
+
+@test "two exports in one second keep two backups, and a backup that fails stops the export" {
+	# A clock stopped at one second.
+	cat >"$BATS_TEST_TMPDIR/bin/date" <<-'EOF'
+		#!/bin/sh
+		case "$*" in *%H%M%S*) echo 20260101-120000 ;; *) exec /bin/date "$@" ;; esac
+	EOF
+	chmod +x "$BATS_TEST_TMPDIR/bin/date"
+	first=$(checksum "$SERIES_DIR/one")
+	edit_commit 1
+	ws export.sh >/dev/null
+	second=$(checksum "$SERIES_DIR/one")
+	edit_commit 2
+	ws export.sh >/dev/null
+	mapfile -t backups < <(ls -d "$WORKDIR"/backup/one-20260101-120000*)
+	[ "${#backups[@]}" -eq 2 ]
+	sums=$(for b in "${backups[@]}"; do checksum "$b"; done | sort)
+	[ "$sums" = "$(printf '%s\n' "$first" "$second" | sort)" ]
+	# A backup that cannot be written (a full disk, say).
+	cat >"$BATS_TEST_TMPDIR/bin/cp" <<-'EOF'
+		#!/bin/sh
+		case "$*" in */backup/*) echo "cp: error writing: No space left on device" >&2; exit 1 ;; esac
+		exec /bin/cp "$@"
+	EOF
+	chmod +x "$BATS_TEST_TMPDIR/bin/cp"
+	edit_commit 3
+	before=$(checksum "$SERIES_DIR/one")
+	run ws export.sh
+	echo "$output"
+	[ "$status" -ne 0 ]
+	[[ $output == *"could not back up series/one/"*"nothing was exported"* ]]
+	[ "$(checksum "$SERIES_DIR/one")" = "$before" ]
+	[ -z "$(find "$SERIES_DIR" -mindepth 1 -maxdepth 1 ! -name one)" ]
+}
+
+@test "export of an unchanged branch changes nothing; a patch that did not change keeps its file, notes under --- too" {
+	p=$SERIES_DIR/one
+	# Notes for the reviewers, under the ---, written by hand.
+	for f in "$p"/000[13]-*.patch; do
+		sed -i '0,/^---$/s//---\nNote: by hand, for the reviewers./' "$f"
+	done
+	touch -d '2020-01-01' "$p"/*
+	before=$(checksum "$p")
+	run ws export.sh
+	echo "$output"
+	[ "$(checksum "$p")" = "$before" ]
+	[ -z "$(find "$p" -type f -newermt 2020-01-02)" ]
+	[ ! -e "$WORKDIR/backup" ]
+	[ "$status" -eq 0 ]
+	[[ $output == *"nothing written"* ]]
+	# The second commit changes: its file alone is written again.
+	edit_commit 2
+	run ws export.sh
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ $output == *"3 patches, 1 of them new or changed"* ]]
+	grep -q "^Note: by hand" "$p/0001-fixture-add-a.patch"
+	grep -q "^Note: by hand" "$p/0003-fixture-add-doc.patch"
+	grep -q "^+/\* edit" "$p/0002-fixture-add-b.patch"
+	[ "$(find "$p" -type f -newermt 2020-01-02 -printf '%f\n')" = 0002-fixture-add-b.patch ]
+	# A new first commit: the others move up a number and keep their notes.
+	tree checkout -q one
+	GIT_SEQUENCE_EDITOR="sed -i '1i exec echo x >new.c && git add new.c && git commit -q -m \"fixture: add new\" -m \"Signed-off-by: Ada Author <ada@example.org>\"'" \
+		git -C "$WORKDIR/linux" rebase -q -i linux-source
+	tree checkout -q --detach
+	run ws export.sh
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ $output == *"4 patches, 1 of them new or changed"* ]]
+	[ "$(cat "$p/series")" = "$(printf '%s\n' 0001-fixture-add-new.patch 0002-fixture-add-a.patch 0003-fixture-add-b.patch 0004-fixture-add-doc.patch)" ]
+	grep -q "^Note: by hand" "$p/0002-fixture-add-a.patch"
+	grep -q "^Subject: \[PATCH 2/4\] fixture: add a$" "$p/0002-fixture-add-a.patch"
+	grep -q "^Note: by hand" "$p/0004-fixture-add-doc.patch"
+	grep -q "^Subject: \[PATCH 4/4\] fixture: add doc$" "$p/0004-fixture-add-doc.patch"
+	[ ! -e "$p/0001-fixture-add-a.patch" ]
+	# And the files apply to the same branch.
+	run ws apply.sh
+	[[ $output == *"up to date"* ]]
+	commits=$(tree log --format='%T %an %ad%n%B' linux-source..one)
+	tree config --unset workspace.applied.one
+	ws apply.sh >/dev/null
+	[ "$(tree log --format='%T %an %ad%n%B' linux-source..one)" = "$commits" ]
+}
+
+# backups: the backups of series/big that export made.
+backups() {
+	find "$WORKDIR/backup" -mindepth 1 -maxdepth 1 -name 'big-*' 2>/dev/null | wc -l
+}
+
+@test "Ctrl-C at any point of export leaves series/ wholly old or wholly new, and the next run cleans up" {
+	local -a edits=()
+	for i in $(seq 1 20); do edits+=("f$i.c:int f$i;:fixture: add f$i"); done
+	make_series big linux-source "${edits[@]}"
+	SERIES=big ws apply.sh >/dev/null
+	# Every commit gets a trailer: every patch changes.
+	tree checkout -q big
+	git -C "$WORKDIR/linux" rebase -q --exec 'git commit -q --amend --no-edit --trailer "Reviewed-by: Rita <rita@example.org>"' linux-source >/dev/null 2>&1
+	tree checkout -q --detach
+	cp -a "$SERIES_DIR/big" "$BATS_TEST_TMPDIR/big.old"
+	record=$(tree config workspace.applied.big)
+	applied=$(tree rev-parse refs/workspace/applied/big)
+	old=$(checksum "$SERIES_DIR/big")
+	t0=$(date +%s%N)
+	SERIES=big ws export.sh >/dev/null
+	took=$((($(date +%s%N) - t0) / 1000000))
+	new=$(checksum "$SERIES_DIR/big")
+	[ "$old" != "$new" ]
+	local seen_old=0 seen_new=0 i delay sig
+	for i in $(seq 0 8); do
+		rm -rf "$SERIES_DIR/big"
+		cp -a "$BATS_TEST_TMPDIR/big.old" "$SERIES_DIR/big"
+		tree config workspace.applied.big "$record"
+		tree update-ref refs/workspace/applied/big "$applied"
+		sig=INT
+		((i % 2)) || sig=TERM
+		SERIES=big setsid "$FIXTURES/default-sigint" bash "$WS/scripts/export.sh" >"$BATS_TEST_TMPDIR/out" 2>&1 &
+		pid=$!
+		if ((i < 3)); then
+			# At the start, in the middle, after the end.
+			delay=$((took * i * 3 / 5))
+		else
+			# Once it has made the backup, just before it writes
+			# series/, and a little later each time.
+			n=$(backups)
+			for _ in $(seq 1 3000); do
+				[ "$(backups)" = "$n" ] || break
+				kill -0 "$pid" 2>/dev/null || break
+			done
+			delay=$(((i - 3) * (i - 3) * 8))
+		fi
+		sleep "$((delay / 1000)).$(printf '%03d' $((delay % 1000)))"
+		kill -"$sig" -- -"$pid" 2>/dev/null || true
+		wait "$pid" || true
+		now=$(checksum "$SERIES_DIR/big")
+		echo "$i: SIG$sig after ${delay}ms: $([ "$now" = "$old" ] && echo old || { [ "$now" = "$new" ] && echo new || echo NEITHER; })"
+		[ "$now" = "$old" ] || [ "$now" = "$new" ]
+		if [ "$now" = "$old" ]; then seen_old=1; else seen_new=1; fi
+		# The next run finishes the job and leaves nothing behind.
+		SERIES=big run ws export.sh
+		[ "$status" -eq 0 ]
+		[ "$(checksum "$SERIES_DIR/big")" = "$new" ]
+		[ -z "$(find "$SERIES_DIR" -mindepth 1 -maxdepth 1 ! -name one ! -name big)" ]
+		[ -z "$(find "$WORKDIR" -maxdepth 1 -name 'export.*')" ]
+	done
+	# The interruptions fell both before and after the swap.
+	[ "$seen_old" = 1 ]
+	[ "$seen_new" = 1 ]
+}
+
+@test "an export killed in the middle of the swap is undone by the next run" {
+	edit_commit 2
+	old=$(checksum "$SERIES_DIR/one")
+	# Killed between its two renames: series/one is missing, the old
+	# directory and the complete new one are next to it.
+	mv "$SERIES_DIR/one" "$SERIES_DIR/.one.old.AbC123"
+	cp -a "$SERIES_DIR/.one.old.AbC123" "$SERIES_DIR/.one.new.XyZ789"
+	echo garbage >"$SERIES_DIR/.one.new.XyZ789/0001-fixture-add-a.patch"
+	mkdir "$WORKDIR/export.QwE456"
+	run ws export.sh
+	echo "$output"
+	[ "$(ls -A "$SERIES_DIR")" = one ]
+	[ ! -e "$WORKDIR/export.QwE456" ]
+	[ "$status" -eq 0 ]
+	[[ $output == *"series/one/ is back as it was before an export that was stopped half-way"* ]]
+	[ "$(checksum "$SERIES_DIR/one")" != "$old" ]
+	grep -q "^+/\* edit" "$SERIES_DIR/one/0002-fixture-add-b.patch"
+	[ "$(grep -c garbage "$SERIES_DIR/one/0001-fixture-add-a.patch")" -eq 0 ]
+	# Killed after the swap: the old directory is dropped.
+	cp -a "$SERIES_DIR/one" "$SERIES_DIR/.one.old.DeF456"
+	new=$(checksum "$SERIES_DIR/one")
+	run ws export.sh
+	[ "$status" -eq 0 ]
+	[ "$(ls -A "$SERIES_DIR")" = one ]
+	[ "$(checksum "$SERIES_DIR/one")" = "$new" ]
+}
+
 # ---- a broken series/ -------------------------------------------------------
 
 # break_series HOW: series/ broken in one way; prints what the error must
