@@ -64,7 +64,15 @@ bench: deps ## run everything; pty throughput base vs head, checks on a two-file
 	@bash $(S)/bench.sh
 
 # make send, reroll and trailers: b4 on the throwaway tree (scripts/b4.sh).
-SEND ?= 0
+# SEND=1 sends mail, so it counts only on make's command line: a SEND in the
+# environment (a shell profile, a CI job) is passed on as 0, and as
+# SEND_IGNORED, so that send.sh can say it was ignored.
+ifneq ($(filter environment%,$(origin SEND)),)
+export SEND_IGNORED := $(SEND)
+endif
+ifneq ($(origin SEND),command line)
+override SEND := 0
+endif
 MBOX ?=
 export SEND MBOX
 .PHONY: send reroll trailers
@@ -81,8 +89,8 @@ trailers: deps ## Reviewed/Acked/Tested-by from the replies in MBOX=<file> onto 
 test: deps ## the workspace's test suite: bats, shellcheck, then the real end-to-end make (E2E=0 skips it)
 	@bash tests/run.sh
 
-clean: ## remove build directories, boot logs and the report (keeps the tree and ccache)
-	rm -rf $(WORKDIR)/build $(WORKDIR)/boots $(WORKDIR)/artifacts $(WORKDIR)/report $(WORKDIR)/checks-cache
+clean: ## remove build directories, boot logs, artifacts, the report and the check cache (keeps the tree, ccache and backups)
+	@bash $(S)/clean.sh
 
 distclean: ## remove $(WORKDIR) entirely (the kernel tree too: export your edits first)
 	@bash $(S)/distclean.sh
@@ -110,7 +118,8 @@ help: ## this text
 	@echo "  FORCE         apply: 1 replaces a branch edited in the tree (kept as a backup ref)"
 	@echo "  BENCH_BOOTS   bench: boots of base and of head each, for the pty throughput ($(BENCH_BOOTS))"
 	@echo "  E2E           test: 0 skips the end-to-end run on the real kernel ($(E2E))"
-	@echo "  SEND          send: 1 sends through SMTP (your git config's sendemail.*, or b4-config's); 0 only writes ($(SEND))"
+	@echo "  SEND          send: 1 sends through SMTP (your git config's sendemail.*, or b4-config's); 0 only writes ($(SEND));"
+	@echo "                only on the command line: SEND in the environment is ignored"
 	@echo "  MBOX          trailers: the review replies, a thread saved from lore as an mbox (gzipped or not)"
 	@echo "  MIN_FREE_GB   free disk a run needs before it starts (12)"
 	@echo "  NO_DEPS       every target: 1 skips make deps (a machine without apt-get) ($(NO_DEPS))"

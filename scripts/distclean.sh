@@ -1,32 +1,55 @@
 #!/usr/bin/env bash
-# distclean.sh: remove $WORKDIR, unless a branch has edits not yet exported.
+# distclean.sh: remove $WORKDIR entirely, unless a branch has edits not yet
+# exported, or the tree has uncommitted changes (FORCE=1 removes it anyway).
+#
+# Only a directory that is recognisably a workspace is removed, compared by
+# resolved path: it has linux/.git and the lock file, and it is not /, a
+# home directory or this repository (see workspace_dir in clean.sh).  A
+# WORKDIR that is a symlink goes with the directory it points to.
 set -euo pipefail
-# shellcheck source=scripts/lib.sh
-source "$(dirname "$0")/lib.sh"
+# shellcheck source=scripts/clean.sh
+source "$(dirname "$0")/clean.sh"
 
+# unexported_branches: the series branches that moved since the workspace
+# last applied or exported them (refs/workspace/applied/<name>).  It reads
+# the tree only, so a broken series/ does not stand in the way.
 unexported_branches() {
 	[[ -d $TREE/.git ]] || return 0
-	local s cur last
-	local -a series_names_list
-	capture series_names_list series_names
-	for s in "${series_names_list[@]}"; do
+	local ref s cur
+	git_tree for-each-ref --format='%(refname)' refs/workspace/applied/ | while read -r ref; do
+		s=${ref#refs/workspace/applied/}
 		cur=$(git_tree rev-parse -q --verify "refs/heads/$s" || true)
-		last=$(git_tree rev-parse -q --verify "refs/workspace/applied/$s" || true)
-		[[ -n $cur && $cur != "$last" ]] && echo "$s"
+		[[ -z $cur || $cur == "$(git_tree rev-parse "$ref")" ]] || echo "$s"
 	done
-	return 0
+}
+
+# uncommitted_changes: the tree's checkout has changes to tracked files.
+uncommitted_changes() {
+	[[ -d $TREE/.git ]] && [[ -n $(git_tree status --porcelain -uno 2>/dev/null) ]]
 }
 
 main() {
-	take_lock
+	local dir
 	local -a edited
-	capture edited unexported_branches
-	if ((${#edited[@]})) && [[ ${FORCE:-0} != 1 ]]; then
-		die "branch(es) ${edited[*]} have edits not exported to series/; run 'make export' first, or FORCE=1"
+	if [[ ! -e $WORKDIR && ! -L $WORKDIR ]]; then
+		progress distclean "WORKDIR=$WORKDIR does not exist; nothing to remove"
+		return 0
 	fi
-	[[ -n $WORKDIR && $WORKDIR != / && $WORKDIR != "$HOME" ]] || die "refusing to remove WORKDIR=$WORKDIR"
-	progress distclean "removing $WORKDIR"
-	rm -rf "$WORKDIR"
+	dir=$(workspace_dir) || exit 1
+	take_lock
+	if [[ ${FORCE:-0} != 1 ]]; then
+		capture edited unexported_branches
+		((${#edited[@]} == 0)) ||
+			die "branch(es) ${edited[*]} in $TREE have edits not exported to series/; run 'make export' first, or FORCE=1"
+		! uncommitted_changes ||
+			die "$TREE has uncommitted changes ($(git_tree status --porcelain -uno | wc -l) files); commit and export them first, or FORCE=1"
+	fi
+	progress distclean "removing $dir"
+	rm -rf -- "${dir:?}"
+	if [[ -L $WORKDIR ]]; then
+		rm -f -- "$WORKDIR"
+		progress distclean "removed the symlink $WORKDIR too"
+	fi
 }
 
 main "$@"

@@ -252,74 +252,107 @@ bench() {
 }
 
 # series_names: every series directory, in dependency order (bases first).
+# Stops (exit, not return: its callers run it in $(...) or capture) naming
+# the series when a directory's name is not a usable branch name or is the
+# base branch's, when a base is not a series, or when bases form a cycle.
 series_names() {
-	local -A seen=()
-	local -a order=()
+	local -A state=()
+	local -a order=() path=()
 	local s
 	visit() {
-		local name=$1 base
-		[[ -n ${seen[$name]:-} ]] && return 0
-		seen[$name]=1
-		base=$(series_base "$name")
+		local name=$1 base i
+		case ${state[$name]:-} in
+		visited) return 0 ;;
+		active)
+			local cycle=$name
+			for ((i = ${#path[@]} - 1; i >= 0; i--)); do
+				cycle="${path[i]} -> $cycle"
+				[[ ${path[i]} != "$name" ]] || break
+			done
+			die "series/$name/: the base files form a dependency cycle ($cycle); one of these series must sit on linux-source or on a series outside the cycle" ;;
+		esac
+		state[$name]=active
+		path+=("$name")
+		base=$(series_base "$name") || exit 1
 		if [[ $base != linux-source ]]; then
-			[[ -d $SERIES_DIR/$base ]] ||
-				die "series/$name/base names '$base', which is not a series"
+			[[ -f $SERIES_DIR/$base/series ]] ||
+				die "series/$name/base names '$base', which is not a series (it must hold linux-source or the name of a series)"
 			visit "$base"
 		fi
+		unset 'path[-1]'
+		state[$name]=visited
 		order+=("$name")
 	}
 	for s in "$SERIES_DIR"/*/; do
 		s=${s%/}
 		s=${s##*/}
 		[[ -f $SERIES_DIR/$s/series ]] || continue
+		if [[ $s == linux-source || $s == "$BASE_BRANCH" || $s == b4 ]]; then
+			die "series/$s/: a series cannot be named '$s', which is the workspace's own branch ($BASE_BRANCH is the base, b4/<name> are b4's); rename the directory"
+		fi
+		git check-ref-format --branch "$s" >/dev/null 2>&1 ||
+			die "series/$s/: '$s' is not a valid git branch name, and the series is applied as branch <name>; rename the directory"
+	done
+	for s in "$SERIES_DIR"/*/; do
+		s=${s%/}
+		s=${s##*/}
+		[[ -f $SERIES_DIR/$s/series ]] || continue
 		visit "$s"
 	done
-	printf '%s\n' "${order[@]}"
+	((${#order[@]} == 0)) || printf '%s\n' "${order[@]}"
 }
 
 series_base() {
 	local f=$SERIES_DIR/$1/base
-	[[ -f $f ]] || die "series/$1 has no 'base' file"
+	[[ -f $f ]] || die "series/$1 has no 'base' file (it must hold linux-source or the name of a series)"
 	local b
-	b=$(tr -d '[:space:]' <"$f")
-	[[ -n $b ]] || die "series/$1/base is empty"
+	b=$(tr -d '[:space:]' <"$f") || exit 1
+	[[ -n $b ]] || die "series/$1/base is empty (it must hold linux-source or the name of a series)"
 	printf '%s\n' "$b"
 }
 
-# check_series NAME: die with the list of known series when NAME is unknown.
+# check_series NAME: die with the list of known series when NAME is not one
+# of them (or when series/ itself is broken, with why).
 check_series() {
-	local name=$1
-	if [[ ! -f $SERIES_DIR/$name/series ]]; then
+	local name=$1 all
+	local -a names=()
+	all=$(series_names) || exit 1
+	[[ -z $all ]] || mapfile -t names <<<"$all"
+	if ! grep -qxF -- "$name" <<<"$all"; then
 		printf 'error: unknown series "%s"; the series are:\n' "$name" >&2
-		series_names | sed 's/^/  /' >&2
+		((${#names[@]} == 0)) || printf '  %s\n' "${names[@]}" >&2
 		exit 1
 	fi
 }
 
 # selected_series: $SERIES if set (checked), else all, in dependency order.
+# Like series_names, it exits on error.
 selected_series() {
+	local all s
+	local -a wanted
+	all=$(series_names) || exit 1
 	if [[ -n ${SERIES:-} ]]; then
-		local s
-		for s in ${SERIES//,/ }; do
+		IFS=', ' read -ra wanted <<<"$SERIES"
+		for s in "${wanted[@]}"; do
 			check_series "$s"
 		done
-		local all
-		all=$(series_names)
 		for s in $all; do
-			[[ ",${SERIES// /,}," == *",$s,"* ]] && echo "$s"
+			[[ ",${SERIES// /,}," != *",$s,"* ]] || echo "$s"
 		done
 		return 0
 	fi
-	series_names
+	[[ -z $all ]] || printf '%s\n' "$all"
 }
 
-# base_ref NAME: the ref a series is applied on.
+# base_ref NAME: the ref a series is applied on.  Exits on a bad base.
 base_ref() {
 	local b
-	b=$(series_base "$1")
+	b=$(series_base "$1") || exit 1
 	if [[ $b == linux-source ]]; then
 		echo "$BASE_BRANCH"
 	else
+		[[ -f $SERIES_DIR/$b/series ]] ||
+			die "series/$1/base names '$b', which is not a series (it must hold linux-source or the name of a series)"
 		echo "$b"
 	fi
 }

@@ -8,7 +8,8 @@
 # every message to $WORKDIR/outgoing/<name>-v<N>/; the subjects and
 # recipients are listed, and the version is tagged <name>-v<N> in the tree.
 #
-# Nothing leaves the machine unless SEND=1 is given.  Then everything is
+# Nothing leaves the machine unless SEND=1 is given (to make, on its command
+# line; make ignores a SEND in the environment).  Then everything is
 # checked first (the cover letter, the series, the SMTP server, that v<N>
 # was not sent before), and b4 send sends through the SMTP server of the
 # user's own git config or of b4-config.  A sent version is marked in
@@ -23,10 +24,15 @@ source "$(dirname "$0")/lib.sh"
 # shellcheck source=scripts/b4.sh
 source "$(dirname "$0")/b4.sh"
 
+# SEND=1 sends.  make passes it only from its command line: a SEND in
+# make's environment arrives as SEND=0, and as SEND_IGNORED (see Makefile).
 SEND=${SEND:-0}
 
 check_send_flag() {
 	[[ $SEND == 0 || $SEND == 1 ]] || die "SEND must be 0 (write the messages only) or 1 (send them), not '$SEND'"
+	if [[ ${SEND_IGNORED:-0} != 0 ]]; then
+		warn "SEND=$SEND_IGNORED in the environment is ignored: only 'make send SERIES=<name> SEND=1' on the command line sends"
+	fi
 }
 
 refuse_sent_version() {

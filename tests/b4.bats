@@ -30,9 +30,21 @@ setup_file() {
 }
 
 # user_config: the user's own git config is $HOME/.gitconfig, and only that.
+# Every other source git and b4 read is shut off: the system config,
+# $XDG_CONFIG_HOME/git/config, GIT_CONFIG_GLOBAL and GIT_CONFIG_* in the
+# environment of whoever runs the tests, any of which could name their real
+# SMTP server (and the tests send with SEND=1).  b4's own files go to
+# $HOME too.  tests/safety.bats checks this.
 user_config() {
-	export HOME=$BATS_TEST_TMPDIR/home GIT_CONFIG_NOSYSTEM=1
-	mkdir -p "$HOME"
+	export HOME=$BATS_TEST_TMPDIR/home
+	export XDG_CONFIG_HOME=$HOME/.config XDG_DATA_HOME=$HOME/.local/share \
+		XDG_CACHE_HOME=$HOME/.cache XDG_STATE_HOME=$HOME/.local/state
+	export GIT_CONFIG_GLOBAL=$HOME/.gitconfig GIT_CONFIG_SYSTEM=/dev/null GIT_CONFIG_NOSYSTEM=1
+	local v
+	for v in GIT_CONFIG GIT_CONFIG_PARAMETERS GIT_CONFIG_COUNT "${!GIT_CONFIG_KEY_@}" "${!GIT_CONFIG_VALUE_@}"; do
+		unset "$v"
+	done
+	mkdir -p "$HOME" "$XDG_CONFIG_HOME"
 	git config --global user.name "Ada Author"
 	git config --global user.email ada@example.org
 }
