@@ -233,11 +233,18 @@ kunit_expected() {
 # "kasan: Fix false-positive wild-memory-access on x86 under 5-level paging"
 # on LKML, June 2026; 6.1 does not have a fix.  Such kernels boot with
 # no5lvl, which changes nothing the guest tests look at.
+#
+# A kernel with KUnit built in runs its suites at boot, and a suite that
+# ran taints the kernel with TAINT_TEST (N): the guest's taint test allows
+# that letter, and only for such a kernel (ws.taint_allow=N).
 kernel_cmdline() {
+	local -a args=()
 	[[ -f $1/config ]] || return 0
 	if grep -qx 'CONFIG_KASAN=y' "$1/config" && grep -qx 'CONFIG_X86_5LEVEL=y' "$1/config"; then
-		echo no5lvl
+		args+=(no5lvl)
 	fi
+	grep -qx 'CONFIG_KUNIT=y' "$1/config" && args+=(ws.taint_allow=N)
+	((${#args[@]} == 0)) || echo "${args[*]}"
 }
 
 # kernel_of SHA: build commit SHA if needed (scripts/build.sh) and print
@@ -281,10 +288,17 @@ boot_commit() {
 		ACCEL_CHOSEN=$accel
 		progress boot "accelerator: $accel (ACCEL=$ACCEL)"
 	fi
+	if ! "$WS_ROOT/qemu/allowed-skips" "$art/headers" "$dir/selftests" "$art/config" >"$dir/allowed-skips" 2>"$dir/allowed-skips.err"; then
+		record "$name" "$idx" "$sha" "$subj" "$stage" fail $(($(now) - t0)) \
+			"workspace: qemu/allowed-skips failed: $(head -n1 "$dir/allowed-skips.err")"
+		printf '  FAIL qemu/allowed-skips: %s\n' "$(sanitize <"$dir/allowed-skips.err")"
+		return 1
+	fi
 	first=$(run_qemu "$dir" "$art" "$accel" "$([[ $CONFIG == debug ]] && echo 2 || echo 1)") || first=-
 	local secs=$(($(now) - t0)) rc=0
 	local -a judge
 	mapfile -t judge < <(verdict_args "$art")
+	judge+=(--allow-skips-file "$dir/allowed-skips")
 	verdict=$("$WS_ROOT/qemu/ktap-verdict" "${judge[@]}" "$dir/ktap.log" "$dir/console.log" 2>"$dir/verdict.log") || rc=$?
 	[[ -n $verdict ]] || { verdict="fail: qemu/ktap-verdict printed no verdict (exit $rc)"; rc=1; }
 	sanitize <"$dir/verdict.log" | sed 's/^/    /'
@@ -297,10 +311,20 @@ boot_commit() {
 }
 
 # verdict_args ART: qemu/ktap-verdict's options for the kernel in ART, one
-# a line.
+# a line: the KUnit suites its .config builds in (qemu/kunit-suites) must
+# each pass on the console.
 verdict_args() {
-	kunit_expected "$1" && echo --kunit
-	return 0
+	local art=$1 opt suite suites_line
+	local -a suites
+	kunit_expected "$art" || return 0
+	echo --kunit
+	while read -r opt suites_line; do
+		grep -qx "$opt=y" "$art/config" || continue
+		read -r -a suites <<<"$suites_line"
+		for suite in "${suites[@]}"; do
+			printf '%s\n' --kunit-suite "$suite"
+		done
+	done < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$WS_ROOT/qemu/kunit-suites")
 }
 
 cmd_series() {

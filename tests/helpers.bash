@@ -33,6 +33,8 @@ make_tarball() {
 	# fixture from this repository's own git.
 	mv "$stage/linux-source-9.9/dot-gitignore" "$stage/linux-source-9.9/.gitignore"
 	echo "$1" >"$stage/linux-source-9.9/behaviour"
+	# FIXTURE_CONFIG: lines for every .config of the fixture kernel.
+	[[ -z ${FIXTURE_CONFIG:-} ]] || echo "$FIXTURE_CONFIG" >"$stage/linux-source-9.9/extra.config"
 	tar -C "$stage" -cJf "$TARBALL" linux-source-9.9
 }
 

@@ -271,12 +271,13 @@ import_fixture() {
 	import_fixture
 	make_series one linux-source "a.c:int a;:fixture: add a"
 	flock "$WORKDIR/lock" sleep 6 &
+	local holder=$!
 	sleep 0.5
 	run ws apply.sh
 	[ "$status" -ne 0 ]
 	[[ $output == *"another workspace run holds"* ]]
 	[[ $output == *"gave up waiting"* ]]
-	wait
+	wait "$holder"
 	run tree rev-parse -q --verify one
 	[ "$status" -ne 0 ]
 }
@@ -482,6 +483,39 @@ boot_fixture() {
 	((SECONDS < 30))
 	[[ $(results_row one 0 boot) == fail* ]]
 	grep -q "timeout after 3s" "$WORKDIR"/boots/smoke/*/console.log
+}
+
+@test "a boot that times out after the guest's done marker fails" {
+	boot_fixture done-hang
+	BOOT_TIMEOUT=3 run ws boot.sh series
+	[ "$status" -ne 0 ]
+	[[ $(results_row one 1 boot) == fail*"timeout"* ]]
+}
+
+@test "a guest skip passes only where qemu/expected-skips allows it for the commit" {
+	make_tarball skip-allowed
+	import_fixture
+	make_series one linux-source "behaviour:skip-other:fixture: skip for no reason"
+	ws apply.sh
+	run ws boot.sh series
+	[ "$status" -ne 0 ]
+	[[ $(results_row one 0 boot) == pass* ]]
+	grep -qxF "vstatus/VSTATUS not in this kernel's uapi headers (*)" \
+		"$WORKDIR/boots/smoke/$(tree rev-parse --short=12 linux-source)/allowed-skips"
+	[[ $(results_row one 1 boot) == "fail "*"unexpected skip"*"fixture out of luck"* ]]
+}
+
+@test "only a kernel with KUnit built in may be tainted by its tests (ws.taint_allow=N)" {
+	make_tarball ok
+	import_fixture
+	make_series one linux-source "extra.config:CONFIG_KUNIT=y:fixture: build KUnit in"
+	ws apply.sh
+	export FAKE_QEMU_ARGS=$BATS_TEST_TMPDIR/qemu-args
+	run ws boot.sh series
+	[ "$status" -eq 0 ]
+	[ "$(grep -c -- "-append console=ttyS0" "$FAKE_QEMU_ARGS")" -ge 2 ]
+	grep "ws.taint_allow=N" "$FAKE_QEMU_ARGS" | grep -q -- "-kernel [^ ]*/$(tree rev-parse "one^{tree}")-"
+	[ "$(grep -c "ws.taint_allow=N" "$FAKE_QEMU_ARGS")" -eq 1 ]
 }
 
 @test "a WARNING on the console fails the boot" {
