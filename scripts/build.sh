@@ -300,10 +300,10 @@ warnings_start() {
 # warnings_step STATE LOG: STATE moves on by one build log; prints the
 # warnings that this adds.
 warnings_step() {
-	local state=$1 log=$2
-	"$WARNINGS_PY" state --from "$state" "$SRC" "$log" >"$state.next" || return 1
-	"$WARNINGS_PY" new "$state" "$state.next" || return 1
-	mv "$state.next" "$state"
+	local wstate=$1 log=$2
+	"$WARNINGS_PY" state --from "$wstate" "$SRC" "$log" >"$wstate.next" || return 1
+	"$WARNINGS_PY" new "$wstate" "$wstate.next" || return 1
+	mv "$wstate.next" "$wstate"
 }
 
 # bisect_series NAME: base, then every commit, each reported as it ends.
@@ -311,25 +311,25 @@ warnings_step() {
 # parent's does not have (scripts/build_warnings.py).  Called as `... || rc=1`:
 # every step checks its own status.
 bisect_series() {
-	local name=$1 idx sha subj status secs detail n new nnew state
+	local name=$1 idx sha subj status secs detail n new nnew wstate
 	local -a rows
 	capture rows series_commits "$name"
 	n=$((${#rows[@]} - 1))
-	state=$(mktemp) || return 1
+	wstate=$(mktemp) || return 1
 	local first_fail=""
 	for row in "${rows[@]}"; do
 		read -r idx sha subj <<<"$row"
 		if ! build_row "$name" "$idx" "$n" "$sha" "$subj"; then
-			rm -f "$state"
+			rm -f "$wstate"
 			warn "$name [$idx/$n]: the workspace could not build ${sha:0:12}; nothing was stored"
 			return 1
 		fi
-		read -r status secs detail <"$row_art/result" || { rm -f "$state"; return 1; }
+		read -r status secs detail <"$row_art/result" || { rm -f "$wstate"; return 1; }
 		new="" nnew=0
 		if ((idx == 0)); then
-			warnings_start "$sha" "$state" || { rm -f "$state"; return 1; }
+			warnings_start "$sha" "$wstate" || { rm -f "$wstate"; return 1; }
 		else
-			new=$(warnings_step "$state" "$row_art/build.log") || { rm -f "$state"; return 1; }
+			new=$(warnings_step "$wstate" "$row_art/build.log") || { rm -f "$wstate"; return 1; }
 			nnew=$(grep -c . <<<"$new" || true)
 		fi
 		if [[ $status == fail ]]; then
@@ -341,7 +341,7 @@ bisect_series() {
 			printf '  WARN %s\n' "$detail"
 			printf '%s\n' "$new" >"$LOGS/$name-$idx-new-warnings.txt"
 		elif ((idx == 0)); then
-			detail="base, $("$WARNINGS_PY" count "$state") warnings"
+			detail="base, $("$WARNINGS_PY" count "$wstate") warnings"
 		else
 			detail="no new warnings"
 		fi
@@ -350,7 +350,7 @@ bisect_series() {
 		record "$name" "$idx" "$sha" "$subj" build "$status" "$secs" "$detail"
 		bench build "$name/$idx ${sha:0:12}$row_cached" "$secs"
 	done
-	rm -f "$state"
+	rm -f "$wstate"
 	if [[ -n $first_fail ]]; then
 		printf 'first failing commit: %s\n' "$first_fail" >&2
 		return 1

@@ -97,9 +97,15 @@ run_check() {
 	local check=$1 series=$2 sha=$3 base=$4 head=$5 key dir rc=0 t0 out summary status hash
 	hash=$(check_hash "$check" "$series")
 	key=$CACHE/$check/$sha-$hash
-	if [[ -f $key/result ]] && [[ $(cut -d' ' -f1 "$key/result") == @(pass|warn) ]]; then
-		cat "$key/result"
-		return 0
+	if [[ -f $key/result ]]; then
+		local cached=""
+		IFS= read -r cached <"$key/result" || true
+		if [[ $cached =~ ^(pass|warn)\ [0-9]+\  ]]; then
+			printf '%s\n' "$cached"
+			return 0
+		fi
+		[[ $cached =~ ^(fail|skip)\ [0-9]+\  ]] ||
+			warn "damaged cached result $key/result (\"$(sanitize <<<"${cached:0:60}")\"): running $check again"
 	fi
 	dir=$key.tmp
 	rm -rf "$dir"

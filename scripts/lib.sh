@@ -7,7 +7,7 @@
 # linux-source version) and WS_ROOT (this repository).
 
 WS_ROOT=${WS_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
-WORKDIR=${WORKDIR:-$HOME/.cache/vstatus-workspace}
+WORKDIR=${WORKDIR-$HOME/.cache/vstatus-workspace}
 KVER=${KVER:-6.1}
 SERIES_DIR=${SERIES_DIR:-$WS_ROOT/series}
 case $WORKDIR in
@@ -101,7 +101,7 @@ lock_hold() {
 # work, with a message that names it.
 validate_variables() {
 	local v
-	for v in BOOT_TIMEOUT TEST_TIMEOUT JOBS CHECK_JOBS BENCH_BOOTS; do
+	for v in BOOT_TIMEOUT TEST_TIMEOUT JOBS CHECK_JOBS BENCH_BOOTS COCCI_TIMEOUT DOCS_JOBS WS_LOCK_TIMEOUT; do
 		[[ -z ${!v:-} || ${!v} =~ ^[1-9][0-9]{0,5}$ ]] ||
 			die "$v must be a positive whole number (got '${!v}')"
 	done
@@ -123,6 +123,8 @@ validate_variables() {
 		die "SERIES must be series names separated by commas (got '$SERIES')"
 	[[ ${CHECKS:-} =~ ^[A-Za-z0-9._,-]*$ ]] ||
 		die "CHECKS must be check names separated by commas (got '$CHECKS')"
+	[[ ${UAPI_GENERIC_ARCH:-arm64} =~ ^[a-z0-9_]+$ ]] ||
+		die "UAPI_GENERIC_ARCH must be an architecture's directory name under arch/ (got '$UAPI_GENERIC_ARCH')"
 }
 
 # check_disk: refuse to start a run that would fill the disk half-way.

@@ -70,7 +70,7 @@ KCONFIG_DEBUG='printf "config SIGNALS_DEBUG\n\tbool \"signal debugging\"\n" >>Kc
 	features_of() {
 		# shellcheck disable=SC2034 # read by kbuild.sh
 		tree=$TREE scratch=$CHECK_SCRATCH
-		# shellcheck source=checks/lib/kbuild.sh
+		# shellcheck disable=SC1091 # kbuild.sh is checked on its own
 		source "$WS/checks/lib/kbuild.sh"
 		features "$1"
 	}
@@ -115,6 +115,18 @@ KCONFIG_DEBUG='printf "config SIGNALS_DEBUG\n\tbool \"signal debugging\"\n" >>Kc
 	[ "$status" -eq 0 ]
 	[ "$(stat -c %Y.%N "$CHECK_SCRATCH/obj/.config" 2>/dev/null || stat -c %Y "$CHECK_SCRATCH/obj/.config")" = "$mtime" ]
 	[ "$(wc -l <"$CHECK_SCRATCH/obj/prepare.count")" -eq "$count" ]
+}
+
+@test "build checks: a git lock left in the check's worktree by a killed run is cleared" {
+	local first second
+	first=$(commit_edit "main: a comment" 'echo "/* A comment. */" >>main.c')
+	check build-warnings "$first"
+	[ "$status" -eq 0 ]
+	touch "$(git -C "$CHECK_SCRATCH/src" rev-parse --path-format=absolute --git-path index.lock)"
+	second=$(commit_edit "main: another comment" 'echo "/* Another. */" >>main.c')
+	check build-warnings "$second"
+	[ "$status" -eq 0 ]
+	[ ! -e "$(git -C "$CHECK_SCRATCH/src" rev-parse --path-format=absolute --git-path index.lock)" ]
 }
 
 @test "build checks: the messages cache is keyed on the .config" {

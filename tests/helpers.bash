@@ -16,6 +16,9 @@ setup_workspace() {
 	export GUEST_CC=$FIXTURES/fake-cc
 	export MIN_FREE_GB=0 BOOT_TIMEOUT=5 JOBS=1 WS_LOCK_TIMEOUT=2
 	export CCACHE_DISABLE=1
+	# No git configuration of the user's or the system's reaches a test.
+	export GIT_CONFIG_GLOBAL=$BATS_TEST_TMPDIR/gitconfig GIT_CONFIG_NOSYSTEM=1
+	: >"$GIT_CONFIG_GLOBAL"
 	export GIT_AUTHOR_NAME="Ada Author" GIT_AUTHOR_EMAIL="ada@example.org"
 	export GIT_COMMITTER_NAME="Ada Author" GIT_COMMITTER_EMAIL="ada@example.org"
 	unset SERIES CHECKS FORCE WS_LOCK_HELD WS_START

@@ -576,6 +576,31 @@ boot_fixture() {
 	[ "$(wc -l <"$FLAKY_COUNT")" -eq 2 ]
 }
 
+@test "a damaged cached check result is named and the check runs again" {
+	import_fixture
+	make_series one linux-source "a.c:int a;:fixture: add a"
+	ws apply.sh
+	mkdir -p "$BATS_TEST_TMPDIR/checks/counted"
+	cat >"$BATS_TEST_TMPDIR/checks/counted/run" <<-'EOF'
+		#!/bin/sh
+		echo run >>"$COUNTED"
+		echo fine
+	EOF
+	chmod +x "$BATS_TEST_TMPDIR/checks/counted/run"
+	export COUNTED=$BATS_TEST_TMPDIR/count
+	CHECKS_DIR=$BATS_TEST_TMPDIR/checks run ws check.sh
+	[ "$status" -eq 0 ]
+	local result
+	result=$(echo "$WORKDIR"/checks-cache/counted/"$(tree rev-parse one)"-*/result)
+	[ -f "$result" ]
+	printf 'pass' >"$result"
+	CHECKS_DIR=$BATS_TEST_TMPDIR/checks run ws check.sh
+	[ "$status" -eq 0 ]
+	[[ $output == *"damaged cached result $result"* ]]
+	[ "$(wc -l <"$COUNTED")" -eq 2 ]
+	[[ $(results_row one 1 counted) == "pass fine" ]]
+}
+
 @test "a check runs again when a file its inputs names changes, and gets the series' base and head" {
 	import_fixture
 	make_series one linux-source "a.c:int a;:fixture: add a" "b.c:int b;:fixture: add b"

@@ -21,32 +21,12 @@ config_on=(DEBUG_INFO_NONE)
 # The compiler, as kbuild gets it (CC=).
 read -r -a check_cc <<<"${CHECK_CC:-ccache gcc}"
 
-git_tree() {
-	git -C "$tree" "$@"
-}
+# shellcheck source=checks/lib/worktree.sh
+source "$kbuild_ws_root/checks/lib/worktree.sh"
 
 # cc_version: the compiler's first --version line.
 cc_version() {
 	"${check_cc[@]}" --version 2>&1 | sed -n 1p
-}
-
-# same_repo: $src is a worktree of $tree.
-same_repo() {
-	[[ -e $src/.git ]] &&
-		[[ $(git -C "$src" rev-parse --path-format=absolute --git-common-dir 2>/dev/null) == \
-			"$(git_tree rev-parse --path-format=absolute --git-common-dir)" ]]
-}
-
-# checkout REV: the worktree $src at REV, clean.  Only the files that differ
-# get new times, so kbuild rebuilds only what depends on them.
-checkout() {
-	if ! same_repo; then
-		rm -rf "$src" || return 1
-		git_tree worktree prune || return 1
-		git_tree worktree add -q --detach "$src" "$1" || return 1
-	fi
-	git -C "$src" checkout -q -f --detach "$1" || return 1
-	git -C "$src" clean -fdxq || return 1
 }
 
 # touched REGEX: files the commit adds or modifies whose path matches REGEX.

@@ -38,7 +38,7 @@ tree_commit() {
 	email=${email%>}
 	dir=$(mktemp -d "${BATS_TEST_TMPDIR:-$BATS_FILE_TMPDIR}/edit.XXXXXX")
 	while IFS= read -r word; do
-		git -C "$TREE" cat-file -e "$base:$word" 2>/dev/null || continue
+		[[ $(git -C "$TREE" cat-file -t "$base:$word" 2>/dev/null) == blob ]] || continue
 		mkdir -p "$dir/$(dirname "$word")"
 		git -C "$TREE" show "$base:$word" >"$dir/$word"
 	done < <(grep -oE '[[:alnum:]_.+-]+(/[[:alnum:]_.+-]+)+' <<<"$edit" || true)
