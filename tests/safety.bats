@@ -61,6 +61,8 @@ setup() {
 
 teardown() {
 	if [[ -n ${SMTP_PID:-} ]]; then kill "$SMTP_PID" 2>/dev/null || true; fi
+	# bats' own clean-up after the test must get the real rm.
+	PATH=$ORIG_PATH
 }
 
 # guard_rm: an rm first in PATH that removes only what is under
