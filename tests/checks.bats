@@ -129,6 +129,19 @@ KCONFIG_DEBUG='printf "config SIGNALS_DEBUG\n\tbool \"signal debugging\"\n" >>Kc
 	[ ! -e "$(git -C "$CHECK_SCRATCH/src" rev-parse --path-format=absolute --git-path index.lock)" ]
 }
 
+@test "build checks: an object its Makefile builds only for an option the .config lacks is left out" {
+	local first
+	# fs/Makefile builds off.o only with CONFIG_NOT_HERE, which no Kconfig
+	# defines; off.c does not even compile.  on.o is built for everyone.
+	first=$(commit_edit "fs: two files" 'mkdir -p fs &&
+		printf "%s\n" "obj-y += on.o" "obj-\$(CONFIG_NOT_HERE) += \\" "	off.o" >fs/Makefile &&
+		echo "int fs_on(void); int fs_on(void) { return 0; }" >fs/on.c && echo "this is not C" >fs/off.c')
+	check build-warnings "$first"
+	[ "$status" -eq 0 ]
+	grep -q "left out: fs/off.o (not in this .config: obj-\$(CONFIG_NOT_HERE))" "$BATS_TEST_TMPDIR/log"
+	[ -f "$CHECK_SCRATCH/obj/fs/on.o" ]
+}
+
 @test "build checks: the messages cache is keyed on the .config" {
 	local c
 	c=$(commit_edit "signal: SIGNALS_DEBUG" "$KCONFIG_DEBUG; $DEBUG_CODE")

@@ -85,6 +85,48 @@ objects() {
 		sed 's/\.c$/.o/' | LC_ALL=C sort -u || true
 }
 
+# configured_objects OBJ...: those of OBJ that the .config in $obj builds,
+# one a line; the others are named on stderr.  An object that its
+# directory's Makefile lists only as NAME-$(CONFIG_X) += ... with CONFIG_X
+# neither y nor m is left out (fs/binfmt_elf_fdpic.o on x86); one listed
+# under a plain NAME-y, or not found there, is kept and make decides.
+configured_objects() {
+	local o name keep var
+	local -a vars
+	for o in "$@"; do
+		name=${o##*/}
+		keep=1
+		if [[ -f $src/${o%/*}/Makefile && $o == */* ]]; then
+			mapfile -t vars < <(makefile_vars_listing "$src/${o%/*}/Makefile" "$name")
+			((${#vars[@]} == 0)) || keep=0
+			for var in "${vars[@]}"; do
+				if [[ $var != *\$\(CONFIG_*\) ]]; then
+					keep=1
+					break
+				fi
+				var=${var##*\$\(}
+				if grep -qE "^${var%)}=[ym]\$" "$obj/.config"; then
+					keep=1
+					break
+				fi
+			done
+		fi
+		if ((keep)); then
+			echo "$o"
+		else
+			echo "left out: $o (not in this .config: ${vars[*]})" >&2
+		fi
+	done
+}
+
+# makefile_vars_listing MAKEFILE NAME: the variables (obj-$(CONFIG_X),
+# lib-y...) that MAKEFILE adds NAME to, continuation lines joined.
+makefile_vars_listing() {
+	local re=${2//./\\.}
+	sed -e ':a' -e '/\\$/N' -e 's/\\\n/ /' -e 'ta' "$1" |
+		sed -nE "s/^[[:space:]]*([A-Za-z0-9_-]+(\\\$\\(CONFIG_[A-Za-z0-9_]+\\))?)[[:space:]]*[+:]?=(.*[[:space:]/])?$re([[:space:]].*)?\$/\\1/p" || true
+}
+
 # features REV: the options of qemu/configs/features.config ($FEATURES_CONFIG)
 # that apply to REV, one a line, as scripts/build.sh takes them: each line
 # there is a feature, its first option and then the options it needs; it
@@ -244,12 +286,18 @@ compile_messages() {
 	: >"$out" || return 125
 	checkout "$rev" 2>>"$out" || { echo "could not check out $rev in $src" >>"$out"; return 125; }
 	configure "$rev" "$@" 2>>"$out" || return 125
+	local -a built
+	mapfile -t built < <(configured_objects "${targets[@]}" 2>>"$out") || return 125
+	if ((${#built[@]} == 0)); then
+		echo "no object of ${targets[*]} is in this .config" >>"$out"
+		return 0
+	fi
 	# C=2 checks every target anyway; otherwise each object is compiled
 	# again so that its warnings show (ccache replays them).
 	if [[ " $* " != *" C=2 "* ]]; then
-		for o in "${targets[@]}"; do rm -f "$obj/$o"; done
+		for o in "${built[@]}"; do rm -f "$obj/$o"; done
 	fi
-	LC_ALL=C make -k "${kbuild[@]}" "$@" "${targets[@]}" >"$out" 2>&1 || rc=$?
+	LC_ALL=C make -k "${kbuild[@]}" "$@" "${built[@]}" >>"$out" 2>&1 || rc=$?
 	grep -E '(warning|error): ' "$out" | sed -E "s#$src/##g; s#^([^: ]+):[0-9]+(:[0-9]+)?: #\\1: #; s#‘|’#'#g" |
 		LC_ALL=C sort || true
 	return $rc
