@@ -24,6 +24,9 @@ whenever the kernel is linked again.
 Every line with "warning:" (any case) is a warning: the compiler's, with
 file, line and column (these are taken out, so that moved code is not
 new), and objtool's, modpost's and the linker's, which have none.
+Kconfig's ("<file>:<line>:warning: ...", while the .config is made) are
+printed again whenever the build configures again: a log that wrote a
+.config replaces them all, and their line numbers are taken out too.
 """
 
 import collections
@@ -38,7 +41,10 @@ CONTEXT_RES = (
     re.compile(r"^(\S+?\.[cS]): (?:In function|At top level|In member function)"),
 )
 WARNING_RE = re.compile(r"warning:", re.IGNORECASE)
+CONF_RE = re.compile(r"^(\S*(?:\.config|Kconfig[^:\s]*)):\d+:\s*(warning:.*)$", re.IGNORECASE)
+RECONF_RE = re.compile(r"^#\s+configuration written to ")
 LINK = "(link)"
+CONFIG = "(config)"
 
 
 def strip_src(line, src):
@@ -55,9 +61,11 @@ def unit_of_object(path):
 
 
 def parse_log(path, src):
-    """(units compiled again, relinked?, [(unit, warning)...]) of one log."""
+    """(units compiled again, relinked?, configured?, [(unit, warning)...])
+    of one log."""
     units = set()
     relinked = False
+    configured = False
     found = []
     context = None
     with open(path, encoding="utf-8", errors="replace") as log:
@@ -70,12 +78,19 @@ def parse_log(path, src):
             if LINK_RE.match(line):
                 relinked = True
                 continue
+            if RECONF_RE.match(line):
+                configured = True
+                continue
             for cre in CONTEXT_RES:
                 m = cre.match(line)
                 if m:
                     context = m.group(1)
                     break
             if not WARNING_RE.search(line):
+                continue
+            m = CONF_RE.match(line)
+            if m:
+                found.append((CONFIG, f"{m.group(1)}: {m.group(2)}"))
                 continue
             m = LOC_RE.match(line)
             if m:
@@ -93,7 +108,7 @@ def parse_log(path, src):
                     found.append((unit_of_object(m.group(1)), line.strip()))
                 else:
                     found.append((LINK, line.strip()))
-    return units, relinked, found
+    return units, relinked, configured, found
 
 
 def read_state(path):
@@ -108,11 +123,13 @@ def read_state(path):
     return state
 
 
-def advance(state, units, relinked, found):
+def advance(state, units, relinked, configured, found):
     link_new = any(unit == LINK for unit, _ in found)
     drop_link = relinked or link_new
+    drop_config = configured or any(unit == CONFIG for unit, _ in found)
     kept = [(u, t) for u, t in state
-            if u not in units and not (u == LINK and drop_link)]
+            if u not in units and not (u == LINK and drop_link)
+            and not (u == CONFIG and drop_config)]
     return kept + found
 
 

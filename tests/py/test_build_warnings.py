@@ -47,6 +47,28 @@ def test_a_warning_fixed_and_brought_back_is_new(base_state, tmp_path):
     assert run("new", base_state, base_state) == ""
 
 
+def test_kconfig_warnings_are_replaced_when_the_build_configures_again(tmp_path):
+    def log(name, config_line):
+        path = tmp_path / name
+        path.write_text("# configuration written to .config\n"
+                        f".config:{config_line}:warning: override: SLUB changes choice state\n"
+                        "# configuration written to .config\n")
+        return path
+    first = tmp_path / "first.state"
+    first.write_text(run("state", "/w/src", log("first.log", 1290)))
+    assert first.read_text() == "(config)\t.config: warning: override: SLUB changes choice state\n"
+    # Configured again, with two more lines in the .config: the same warning.
+    second = tmp_path / "second.state"
+    second.write_text(run("state", "--from", first, "/w/src", log("second.log", 1292)))
+    assert second.read_text() == first.read_text()
+    assert run("new", first, second) == ""
+    # A build that does not configure keeps them.
+    plain = tmp_path / "plain.log"
+    plain.write_text("  CC      kernel/signal.o\n")
+    third = run("state", "--from", second, "/w/src", plain)
+    assert third == first.read_text()
+
+
 def test_count(base_state):
     assert run("count", base_state).strip() == "5"
 
