@@ -133,6 +133,7 @@ KCONFIG_DEBUG='printf "config SIGNALS_DEBUG\n\tbool \"signal debugging\"\n" >>Kc
 	local first
 	# fs/Makefile builds off.o only with CONFIG_NOT_HERE, which no Kconfig
 	# defines; off.c does not even compile.  on.o is built for everyone.
+	# shellcheck disable=SC2016 # run by commit_edit, in the tree
 	first=$(commit_edit "fs: two files" 'mkdir -p fs &&
 		printf "%s\n" "obj-y += on.o" "obj-\$(CONFIG_NOT_HERE) += \\" "	off.o" >fs/Makefile &&
 		echo "int fs_on(void); int fs_on(void) { return 0; }" >fs/on.c && echo "this is not C" >fs/off.c')
