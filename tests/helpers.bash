@@ -79,3 +79,43 @@ results_row() {
 		"$WORKDIR/report/results.tsv"
 }
 
+# isolate_user: the user's own git config is $HOME/.gitconfig, and only that.
+# Every other source git and b4 read is shut off: the system config,
+# $XDG_CONFIG_HOME/git/config, GIT_CONFIG_GLOBAL and GIT_CONFIG_* in the
+# environment of whoever runs the tests, any of which could name their real
+# SMTP server (and the tests send with SEND=1).  b4's own files go to
+# $HOME too.  tests/safety.bats checks this.
+isolate_user() {
+	export HOME=$BATS_TEST_TMPDIR/home
+	export XDG_CONFIG_HOME=$HOME/.config XDG_DATA_HOME=$HOME/.local/share \
+		XDG_CACHE_HOME=$HOME/.cache XDG_STATE_HOME=$HOME/.local/state
+	export GIT_CONFIG_GLOBAL=$HOME/.gitconfig GIT_CONFIG_SYSTEM=/dev/null GIT_CONFIG_NOSYSTEM=1
+	local v
+	for v in GIT_CONFIG GIT_CONFIG_PARAMETERS GIT_CONFIG_COUNT "${!GIT_CONFIG_KEY_@}" "${!GIT_CONFIG_VALUE_@}"; do
+		unset "$v"
+	done
+	mkdir -p "$HOME" "$XDG_CONFIG_HOME"
+	git config --global user.name "Ada Author"
+	git config --global user.email ada@example.org
+}
+
+free_port() {
+	/usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# start_smtp: the sink on a free port ($SMTP_PORT), delivering into $SINK;
+# its pid in $SMTP_PID, for teardown.
+# shellcheck disable=SC2034 # SINK, SMTP_PID: read by the tests and teardown
+start_smtp() {
+	SINK=$BATS_TEST_TMPDIR/sink
+	SMTP_PORT=$(free_port)
+	PYTHONPATH=$FIXTURES/b4 /usr/bin/python3 -m aiosmtpd -n -l "127.0.0.1:$SMTP_PORT" -c smtp_sink.Sink "$SINK" \
+		>"$BATS_TEST_TMPDIR/smtp.log" 2>&1 3>&- &
+	SMTP_PID=$!
+	for _ in $(seq 1 100); do
+		if (exec 4<>"/dev/tcp/127.0.0.1/$SMTP_PORT") 2>/dev/null; then return 0; fi
+		sleep 0.1
+	done
+	cat "$BATS_TEST_TMPDIR/smtp.log"
+	return 1
+}

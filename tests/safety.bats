@@ -9,24 +9,6 @@
 
 load helpers
 
-PY=/usr/bin/python3
-
-# isolate_user: a home of the test's own, and no git config but its
-# $HOME/.gitconfig (as b4.bats's user_config).
-isolate_user() {
-	export HOME=$BATS_TEST_TMPDIR/home
-	export XDG_CONFIG_HOME=$HOME/.config XDG_DATA_HOME=$HOME/.local/share \
-		XDG_CACHE_HOME=$HOME/.cache XDG_STATE_HOME=$HOME/.local/state
-	export GIT_CONFIG_GLOBAL=$HOME/.gitconfig GIT_CONFIG_SYSTEM=/dev/null GIT_CONFIG_NOSYSTEM=1
-	local v
-	for v in GIT_CONFIG GIT_CONFIG_PARAMETERS GIT_CONFIG_COUNT "${!GIT_CONFIG_KEY_@}" "${!GIT_CONFIG_VALUE_@}"; do
-		unset "$v"
-	done
-	mkdir -p "$HOME" "$XDG_CONFIG_HOME"
-	git config --global user.name "Ada Author"
-	git config --global user.email ada@example.org
-}
-
 # setup_file: the fixture imported, with series "one" (three patches, a
 # cover letter b4 can send) applied, once; each test gets a copy.
 setup_file() {
@@ -116,26 +98,6 @@ fake_workspace() {
 # contents.
 checksum() {
 	(cd "$1" && find . -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum)
-}
-
-free_port() {
-	"$PY" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
-
-# start_smtp: the SMTP sink of b4.bats on a free port ($SMTP_PORT),
-# delivering into $SINK.
-start_smtp() {
-	SINK=$BATS_TEST_TMPDIR/sink
-	SMTP_PORT=$(free_port)
-	PYTHONPATH=$FIXTURES/b4 "$PY" -m aiosmtpd -n -l "127.0.0.1:$SMTP_PORT" -c smtp_sink.Sink "$SINK" \
-		>"$BATS_TEST_TMPDIR/smtp.log" 2>&1 3>&- &
-	SMTP_PID=$!
-	for _ in $(seq 1 100); do
-		if (exec 4<>"/dev/tcp/127.0.0.1/$SMTP_PORT") 2>/dev/null; then return 0; fi
-		sleep 0.1
-	done
-	cat "$BATS_TEST_TMPDIR/smtp.log"
-	return 1
 }
 
 # edit_commit N: the branch "one" in the tree with commit N (1-based) given
