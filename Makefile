@@ -16,8 +16,9 @@ FORCE ?= 0
 E2E ?= 1
 BENCH_BOOTS ?= 3
 NO_DEPS ?= 0
+FRESH ?= 0
 
-export WORKDIR KVER SERIES CHECKS DEBUG CONFIG ACCEL BOOT_TIMEOUT TEST_TIMEOUT JOBS CHECK_JOBS FORCE E2E BENCH_BOOTS NO_DEPS
+export WORKDIR KVER SERIES CHECKS DEBUG CONFIG ACCEL BOOT_TIMEOUT TEST_TIMEOUT JOBS CHECK_JOBS FORCE E2E BENCH_BOOTS NO_DEPS FRESH
 export WS_ROOT := $(CURDIR)
 
 S := $(CURDIR)/scripts
@@ -57,7 +58,7 @@ matrix: ## print the matrix of the last run again (and rewrite summary.md)
 	@bash $(S)/matrix.sh
 
 bench: deps ## run everything; pty throughput base vs head, checks on a two-file commit, the cocci inventory; print all figures
-	@bash $(S)/all.sh || true
+	@FRESH=1 bash $(S)/all.sh || true
 	@bash $(S)/boot.sh bench
 	@bash $(S)/check.sh bench
 	@bash $(S)/cocci-inventory.sh
@@ -110,6 +111,7 @@ help: ## this text
 	@echo "  DEBUG         make: 1 also boots each head on the debug config, 0 does not ($(DEBUG));"
 	@echo "                make boot-test DEBUG=1: boot only the heads, on the debug config"
 	@echo "  ACCEL         auto (KVM if a probe boot works, else TCG), kvm or tcg ($(ACCEL))"
+	@echo "  FRESH         boot-test: 1 boots every commit again, even one identical to an earlier passing boot ($(FRESH))"
 	@echo "  BOOT_TIMEOUT  seconds before a boot counts as hung ($(BOOT_TIMEOUT))"
 	@echo "  TEST_TIMEOUT  seconds for one guest test program ($(TEST_TIMEOUT))"
 	@echo "  JOBS          make -j for kernel builds ($(JOBS))"

@@ -21,6 +21,9 @@ BOOT_TIMEOUT=${BOOT_TIMEOUT:-300}
 TEST_TIMEOUT=${TEST_TIMEOUT:-120}
 GUEST_CC=${GUEST_CC:-gcc}
 BOOTS=$WORKDIR/boots
+# Passing boots by boot_key: a boot identical to one of them is not run
+# again unless FRESH=1.
+BOOT_CACHE=$WORKDIR/boot-cache
 
 # probe_accel KERNEL: "kvm" if a real boot under KVM gets as far as the
 # kernel's banner within a few seconds, else "tcg".
@@ -294,20 +297,77 @@ boot_commit() {
 		printf '  FAIL qemu/allowed-skips: %s\n' "$(sanitize <"$dir/allowed-skips.err")"
 		return 1
 	fi
-	first=$(run_qemu "$dir" "$art" "$accel" "$([[ $CONFIG == debug ]] && echo 2 || echo 1)") || first=-
-	local secs=$(($(now) - t0)) rc=0
 	local -a judge
 	mapfile -t judge < <(verdict_args "$art")
 	judge+=(--allow-skips-file "$dir/allowed-skips")
+	local smp key
+	smp=$([[ $CONFIG == debug ]] && echo 2 || echo 1)
+	if ! key=$(boot_key "$art" "$dir" "$accel" "$smp" "${judge[@]}"); then
+		record "$name" "$idx" "$sha" "$subj" "$stage" fail $(($(now) - t0)) "workspace: cannot hash the boot's inputs"
+		return 1
+	fi
+	if [[ ${FRESH:-0} != 1 ]] && verdict=$(cached_boot "$key" "$dir"); then
+		printf '  %s (cached: the same kernel, initramfs, QEMU and verdict passed before; FRESH=1 boots again; logs in %s)\n' \
+			"$(sanitize <<<"$verdict")" "$dir"
+		record "$name" "$idx" "$sha" "$subj" "$stage" pass 0 "$verdict (cached)"
+		return 0
+	fi
+	first=$(run_qemu "$dir" "$art" "$accel" "$smp") || first=-
+	local secs=$(($(now) - t0)) rc=0
 	verdict=$("$WS_ROOT/qemu/ktap-verdict" "${judge[@]}" "$dir/ktap.log" "$dir/console.log" 2>"$dir/verdict.log") || rc=$?
 	[[ -n $verdict ]] || { verdict="fail: qemu/ktap-verdict printed no verdict (exit $rc)"; rc=1; }
 	sanitize <"$dir/verdict.log" | sed 's/^/    /'
 	if ((rc == 0)); then status=pass; else status=fail; fi
 	printf '  %s (%ss, first KTAP line at %ss; logs in %s)\n' "$(sanitize <<<"$verdict")" "$secs" "$first" "$dir"
 	record "$name" "$idx" "$sha" "$subj" "$stage" "$status" "$secs" "$verdict"
+	if [[ $status == pass ]] && ! store_boot "$key" "$dir" "$verdict"; then
+		warn "could not keep the passing boot of ${sha:0:12} in $BOOT_CACHE/$key (it boots again next time)"
+	fi
 	bench boot "$CONFIG $name/$idx ${sha:0:12}" "$secs"
 	bench first-ktap "$CONFIG $name/$idx ${sha:0:12}" "$first"
 	[[ $status == pass ]]
+}
+
+# boot_key ART DIR ACCEL SMP JUDGE...: what a boot's result is a function
+# of: the kernel image, the initramfs, the command line, QEMU's version and
+# options, the verdict script and its options, the allowed skips.
+boot_key() {
+	local art=$1 dir=$2 accel=$3 smp=$4
+	shift 4
+	{
+		sha256sum "$art/bzImage" "$dir/initramfs.cpio" "$WS_ROOT/qemu/ktap-verdict" \
+			"$WS_ROOT/scripts/boot.sh" "$dir/allowed-skips" | cut -d' ' -f1
+		"$QEMU" --version | sed -n 1p
+		printf '%s\n' "accel=$accel smp=$smp timeout=$TEST_TIMEOUT" "cmdline=$(kernel_cmdline "$art")" "$@"
+	} | sha256sum | cut -c1-32
+}
+
+# cached_boot KEY DIR: a passing boot with KEY was kept: its logs into DIR,
+# its verdict on stdout.  False when there is none, or it is damaged.
+cached_boot() {
+	local c=$BOOT_CACHE/$1 verdict="" f
+	[[ -f $c/verdict ]] || return 1
+	IFS= read -r verdict <"$c/verdict" || true
+	if [[ $verdict != "pass: "* ]]; then
+		warn "damaged cached boot $c/verdict: booting again"
+		return 1
+	fi
+	for f in console.log ktap.log verdict.log; do
+		cp "$c/$f" "$dir/$f" || return 1
+	done
+	printf '%s\n' "$verdict"
+}
+
+# store_boot KEY DIR VERDICT: keep a passing boot's logs and verdict; the
+# verdict file is written last, so a half-kept boot is never taken.
+store_boot() {
+	local c=$BOOT_CACHE/$1 f
+	rm -rf "$c.tmp" && mkdir -p "$c.tmp" || return 1
+	for f in console.log ktap.log verdict.log; do
+		cp "$2/$f" "$c.tmp/$f" || return 1
+	done
+	printf '%s\n' "$3" >"$c.tmp/verdict" || return 1
+	rm -rf "$c" && mv "$c.tmp" "$c"
 }
 
 # verdict_args ART: qemu/ktap-verdict's options for the kernel in ART, one

@@ -11,7 +11,7 @@
 # sources this file).
 set -euo pipefail
 
-CLEANED_DIRS=(build boots artifacts report checks-cache)
+CLEANED_DIRS=(build boots boot-cache artifacts report checks-cache)
 
 # refuse_unusable_workdir: an empty or relative WORKDIR, before lib.sh
 # (which replaces an empty one with the default) ever sees it.

@@ -161,7 +161,9 @@ applied_fixture() {
 @test "a child orphaned by a killed run does not keep the workspace lock" {
 	mkdir -p "$WORKDIR"
 	# shellcheck disable=SC2016 # expanded by the inner shell
-	WS=$WS bash -c 'source "$WS/scripts/lib.sh"; take_lock; sleep 300 & echo started; wait' \
+	# The child is named ws-orphan, so that no other sleep (bats' own
+	# timeout watcher is one) is taken for it.
+	WS=$WS bash -c 'source "$WS/scripts/lib.sh"; take_lock; (exec -a ws-orphan sleep 300) & echo started; wait' \
 		>"$BATS_TEST_TMPDIR/holder.out" &
 	local holder=$!
 	while ! grep -q started "$BATS_TEST_TMPDIR/holder.out" 2>/dev/null; do sleep 0.1; done
@@ -172,10 +174,10 @@ applied_fixture() {
 	kill -9 "$holder"
 	sleep 0.5
 	# The orphaned sleep is still there, and the lock is free.
-	pgrep -f 'sleep 300' >/dev/null
+	pgrep -f '^ws-orphan' >/dev/null
 	# shellcheck disable=SC2016 # expanded by the inner shell
 	WS=$WS WS_LOCK_TIMEOUT=1 run bash -c 'source "$WS/scripts/lib.sh"; take_lock; echo locked'
-	pkill -f 'sleep 300' || true
+	pkill -f '^ws-orphan' || true
 	[ "$status" -eq 0 ]
 	[[ $output == *locked* ]]
 }

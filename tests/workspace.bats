@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # The workspace's logic on a fixture kernel: import, apply, export, build,
 # boot, checks and the matrix, and every failure path the README promises.
+# shellcheck disable=SC2030,SC2031 # bats runs each test in a subshell
 
 load helpers
 
@@ -399,6 +400,43 @@ boot_fixture() {
 	[[ $output == *"accelerator: tcg"* ]]
 	[[ $(results_row one 0 boot) == pass* ]]
 	[[ $(results_row one 1 boot) == pass* ]]
+}
+
+@test "a boot identical to an earlier passing one is taken from the cache; FRESH=1 boots again" {
+	boot_fixture ok
+	export FAKE_QEMU_ARGS=$BATS_TEST_TMPDIR/qemu-args
+	boots() { grep -c -- "-initrd" "$FAKE_QEMU_ARGS"; }
+	run ws boot.sh series
+	[ "$status" -eq 0 ]
+	[ "$(boots)" -eq 2 ]
+	run ws boot.sh series
+	[ "$status" -eq 0 ]
+	[ "$(boots)" -eq 2 ]
+	[[ $output == *"cached: the same kernel, initramfs, QEMU and verdict passed before"* ]]
+	[[ $(results_row one 1 boot) == "pass pass: 1 passed, 0 skipped (cached)" ]]
+	grep -q "ok 1 fixture" "$WORKDIR/boots/smoke/$(tree rev-parse --short=12 one)/ktap.log"
+	FRESH=1 run ws boot.sh series
+	[ "$status" -eq 0 ]
+	[ "$(boots)" -eq 4 ]
+	[[ $(results_row one 1 boot) == "pass pass: 1 passed, 0 skipped" ]]
+	# A damaged entry is named and not taken.
+	local c
+	for c in "$WORKDIR"/boot-cache/*/verdict; do printf 'pa' >"$c"; done
+	run ws boot.sh series
+	[ "$status" -eq 0 ]
+	[ "$(boots)" -eq 6 ]
+	[[ $output == *"damaged cached boot"* ]]
+}
+
+@test "a failed boot is never taken from the cache" {
+	boot_fixture warn
+	export FAKE_QEMU_ARGS=$BATS_TEST_TMPDIR/qemu-args
+	run ws boot.sh series
+	[ "$status" -ne 0 ]
+	run ws boot.sh series
+	[ "$status" -ne 0 ]
+	[ "$(grep -c -- "-initrd" "$FAKE_QEMU_ARGS")" -eq 4 ]
+	[ ! -e "$WORKDIR/boot-cache" ] || [ -z "$(ls -A "$WORKDIR/boot-cache")" ]
 }
 
 @test "boot-test runs the tree's own selftests from the commits that have them" {
