@@ -124,6 +124,7 @@ help: ## this text
 	@echo "  FORCE         apply: 1 replaces a branch edited in the tree (kept as a backup ref)"
 	@echo "  BENCH_BOOTS   bench: boots of base and of head each, for the pty throughput ($(BENCH_BOOTS))"
 	@echo "  E2E           test: 0 skips the end-to-end run on the real kernel ($(E2E))"
+	@echo "  BATS_TEST_TIMEOUT test: seconds after which one bats test fails as hung (600)"
 	@echo "  SEND          send: 1 sends through SMTP (your git config's sendemail.*, or b4-config's); 0 only writes ($(SEND));"
 	@echo "                only on the command line: SEND in the environment is ignored"
 	@echo "  MBOX          trailers: the review replies, a thread saved from lore as an mbox (gzipped or not)"
