@@ -10,8 +10,9 @@
 # prints a one-line summary and exits 0 (pass), 250 (warn), 4 (skip) or 1
 # (fail), as NIPA's do.
 # CHECKS=a,b runs only those; the checks of one commit run CHECK_JOBS (the
-# number of CPUs) at a time.  A result is cached by commit id, by the
-# check's own files and by the workspace files its optional `inputs` lists
+# number of CPUs) at a time.  A result is cached by commit id, by the code
+# of the check's own files (not their comments) and by the workspace files
+# its optional `inputs` lists
 # (one path per line, relative to the repository: cocci, or
 # series/{series}/cover-letter), so a run with nothing changed costs almost nothing;
 # failures are always run again.
@@ -74,19 +75,35 @@ tool_versions() {
 	done
 }
 
-# check_hash CHECK SERIES: the check's own files, the shared checks/lib/,
-# what its inputs file names, and the tools' versions ($TOOL_VERSIONS, set
-# by main).
+# check_hash CHECK SERIES: the code of the check's own files and of the
+# shared checks/lib/ (check_code), what its inputs file names, and the
+# tools' versions ($TOOL_VERSIONS, set by main).
 check_hash() {
 	local f
 	local -a inputs
 	capture inputs check_inputs "$1" "$2"
 	{
 		printf '%s\n' "${TOOL_VERSIONS?}"
-		for f in "$CHECKS_DIR/$1"/* "$CHECKS_DIR"/lib/* "${inputs[@]}"; do
-			if [[ -f $f ]]; then printf '%s\n' "${f#"$WS_ROOT"/}"; cat "$f"; fi
+		for f in "$CHECKS_DIR/$1"/* "$CHECKS_DIR"/lib/*; do
+			if [[ -f $f ]]; then printf '%s\n' "${f#"$WS_ROOT"/}"; check_code "$f"; fi
+		done
+		for f in "${inputs[@]}"; do
+			printf '%s\n' "${f#"$WS_ROOT"/}"
+			cat "$f"
 		done
 	} | sha256sum | cut -c1-16
+}
+
+# check_code FILE: what in a check's file decides its results.  Not its
+# description (prose), and of a shell script (run, *.sh) not the comments
+# or the layout: shfmt -mn, which parses the script, prints the code alone.
+# A script shfmt cannot parse counts whole.
+check_code() {
+	case ${1##*/} in
+	description) ;;
+	run | *.sh) shfmt -mn "$1" 2>/dev/null || cat "$1" ;;
+	*) cat "$1" ;;
+	esac
 }
 
 # run_check CHECK SERIES SHA BASE HEAD: prints "status seconds summary";

@@ -15,7 +15,7 @@ packages() {
 		git b4 git-filter-repo linux-source-$KVER
 		gcc gcc-multilib libc6-dev make flex bison bc libelf-dev libssl-dev
 		cpio xz-utils ccache sparse coccinelle python3-ply python3-git codespell
-		qemu-system-x86 bats shellcheck dwarves kmod rsync python3-aiosmtpd python3-pytest
+		qemu-system-x86 bats shellcheck shfmt dwarves kmod rsync python3-aiosmtpd python3-pytest
 		python3-sphinx python3-sphinx-rtd-theme graphviz
 	PKGS
 }

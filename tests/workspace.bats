@@ -614,6 +614,34 @@ boot_fixture() {
 	[ "$(wc -l <"$FLAKY_COUNT")" -eq 2 ]
 }
 
+@test "a check runs again when its code changes, not when a comment or its description does" {
+	import_fixture
+	make_series one linux-source "a.c:int a;:fixture: add a"
+	ws apply.sh
+	mkdir -p "$BATS_TEST_TMPDIR/checks/counted"
+	# shellcheck disable=SC2016 # the check's own code
+	printf '%s\n' '#!/bin/sh' '# Counts its runs.' 'echo run >>"$COUNTED"' 'echo fine' \
+		>"$BATS_TEST_TMPDIR/checks/counted/run"
+	chmod +x "$BATS_TEST_TMPDIR/checks/counted/run"
+	echo "Counts its runs." >"$BATS_TEST_TMPDIR/checks/counted/description"
+	export COUNTED=$BATS_TEST_TMPDIR/count
+	CHECKS_DIR=$BATS_TEST_TMPDIR/checks run ws check.sh
+	[ "$status" -eq 0 ]
+	# A comment, a trailing comment, a blank line, the description.
+	sed -i 's/^# Counts its runs\.$/# Counts each of its runs, one line a run./; s/^echo fine$/echo fine  # the summary\n/' \
+		"$BATS_TEST_TMPDIR/checks/counted/run"
+	echo "It counts." >>"$BATS_TEST_TMPDIR/checks/counted/description"
+	CHECKS_DIR=$BATS_TEST_TMPDIR/checks run ws check.sh
+	[ "$status" -eq 0 ]
+	[ "$(wc -l <"$COUNTED")" -eq 1 ]
+	# Code.
+	sed -i 's/^echo fine /echo fine, counted /' "$BATS_TEST_TMPDIR/checks/counted/run"
+	CHECKS_DIR=$BATS_TEST_TMPDIR/checks run ws check.sh
+	[ "$status" -eq 0 ]
+	[ "$(wc -l <"$COUNTED")" -eq 2 ]
+	[[ $(results_row one 1 counted) == "pass fine, counted" ]]
+}
+
 @test "a damaged cached check result is named and the check runs again" {
 	import_fixture
 	make_series one linux-source "a.c:int a;:fixture: add a"
