@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# apply.sh [NAME...]: build branch NAME from its base with git am.
+# apply.sh: build the branch of each selected series (SERIES=a,b, else
+# every series, bases first) from its base with git am.  It takes no
+# arguments.
 #
 # The patches are applied in a private worktree ($WORKDIR/apply) on a
-# detached HEAD; branch NAME moves only once every patch applied, so a
+# detached HEAD; the branch moves only once every patch applied, so a
 # failure or a Ctrl-C never leaves a half-applied branch.  Commits keep the
 # author, date and message of the patch; the committer date is the author
 # date, so the same patches on the same base give the same commit ids (and
@@ -189,6 +191,7 @@ record_commits() {
 }
 
 main() {
+	(($# == 0)) || die "apply.sh takes no arguments (got '$*'); name the series with SERIES=a,b"
 	require_tree
 	take_lock
 	mkdir -p "$LOGS"

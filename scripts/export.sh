@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# export.sh: write branch NAME back into series/NAME/ ($SERIES, else all).
+# export.sh: write branch NAME back into series/NAME/ for each selected
+# series (SERIES=a,b, else all).  It takes no arguments.
 #
 # git format-patch regenerates the patches from the branch, and the 'series'
 # file is rewritten to match; 'base', 'cover-letter' and every other file in
@@ -369,6 +370,7 @@ swap_in() {
 }
 
 main() {
+	(($# == 0)) || die "export.sh takes no arguments (got '$*'); name the series with SERIES=a,b"
 	require_tree
 	take_lock
 	LOCKED=1

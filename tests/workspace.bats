@@ -156,6 +156,19 @@ import_fixture() {
 	[[ $output == *"series/one/series lists '0009-gone.patch'"* ]]
 }
 
+@test "apply.sh and export.sh given a series name as an argument say to use SERIES" {
+	import_fixture
+	make_series one linux-source "a.c:int a;:fixture: add a"
+	run ws apply.sh one
+	[ "$status" -ne 0 ]
+	[[ $output == *"apply.sh takes no arguments (got 'one'); name the series with SERIES=a,b"* ]]
+	run tree rev-parse -q --verify one
+	[ "$status" -ne 0 ]
+	run ws export.sh one
+	[ "$status" -ne 0 ]
+	[[ $output == *"export.sh takes no arguments (got 'one'); name the series with SERIES=a,b"* ]]
+}
+
 @test "an unknown SERIES lists the ones that exist" {
 	import_fixture
 	make_series one linux-source "a.c:int a;:fixture: add a"
