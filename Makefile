@@ -131,4 +131,4 @@ help: ## this text
 	@echo "  MIN_FREE_GB   free disk a run needs before it starts (12)"
 	@echo "  NO_DEPS       every target: 1 skips make deps (a machine without apt-get) ($(NO_DEPS))"
 	@echo
-	@echo "Reports: $(WORKDIR)/report/{summary.md,results.tsv,bench.tsv,bench-pty.tsv}"
+	@echo "Reports: $(WORKDIR)/report/{summary.md,results.tsv,results.json,results.junit.xml,bench.tsv,bench-pty.tsv}"

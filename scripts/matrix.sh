@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # matrix.sh: the one matrix of a run, commits by stages, from results.tsv.
 #
-# Prints it to the terminal, writes $WORKDIR/report/summary.md, and exits 1
-# if any cell is fail.
+# Prints it to the terminal, writes $WORKDIR/report/summary.md (and, through
+# scripts/report.py, results.json and results.junit.xml for CI systems), and
+# exits 1 if any cell is fail.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"
@@ -114,8 +115,10 @@ main() {
 		echo "Generated $(date -u '+%Y-%m-%d %H:%M UTC') from \`$RESULTS\`, kernel tree \`$TREE\`."
 		render md || true
 	} >"$REPORT/summary.md"
+	"$WS_ROOT/scripts/report.py" "$RESULTS" "$REPORT" ||
+		die "scripts/report.py could not write results.json and results.junit.xml from $RESULTS"
 	render text || rc=$?
-	echo "report: $REPORT/summary.md, $RESULTS"
+	echo "report: $REPORT/summary.md, $RESULTS (and results.json, results.junit.xml beside it)"
 	return $rc
 }
 

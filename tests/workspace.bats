@@ -726,6 +726,9 @@ boot_fixture() {
 	echo "$output" | grep -E '^1 +bbbbbbbbbbbb +fix: a +pass +warn 1s +FAIL 10s'
 	grep -q '| 1 | bbbbbbbbbbbb | fix: a | pass | warn 1s | FAIL 10s |' "$WORKDIR/report/summary.md"
 	[[ $output == *"1 failing cell(s)"* ]]
+	# The same cells for CI systems.
+	grep -q '"status": "fail"' "$WORKDIR/report/results.json"
+	grep -q '<testsuites name="vstatus-workspace" tests="4" failures="1" skipped="0"' "$WORKDIR/report/results.junit.xml"
 }
 
 @test "the whole run on the fixture ends with one matrix and results.tsv" {

@@ -1,0 +1,119 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""report.py: results.tsv as machine-readable reports, for CI systems.
+
+  report.py RESULTS OUTDIR
+        Writes OUTDIR/results.json, one record per cell with the fields of
+        results.tsv (series, index, commit, subject, stage, status, seconds,
+        detail; index and seconds as numbers), and OUTDIR/results.junit.xml,
+        a JUnit document: one testsuite per series, one testcase per cell
+        (classname "<series>.<stage>", name "<index> <commit:12> <subject>"),
+        a failure for "fail", skipped for "skip", the detail as the message
+        ("warn" passes, with its detail in system-out).  Each file is
+        written beside its final name and renamed, so a reader never sees
+        half of one.  Exits 1 on a results.tsv that is not a table, 2 on a
+        usage error.
+"""
+
+import json
+import os
+import sys
+import xml.etree.ElementTree as ET
+
+FIELDS = ("series", "index", "commit", "subject", "stage", "status",
+          "seconds", "detail")
+STATUSES = ("pass", "warn", "fail", "skip")
+
+
+def usage():
+    print(__doc__.strip().splitlines()[2].strip(), file=sys.stderr)
+    sys.exit(2)
+
+
+def fail(msg):
+    print(f"report.py: {msg}", file=sys.stderr)
+    sys.exit(1)
+
+
+def read_results(path):
+    """The cells of results.tsv, as dicts, in file order."""
+    with open(path, encoding="utf-8", errors="replace") as f:
+        lines = f.read().splitlines()
+    if not lines or tuple(lines[0].split("\t")) != FIELDS:
+        fail(f"{path}: line 1 is not the results header")
+    cells = []
+    for n, line in enumerate(lines[1:], start=2):
+        if not line:
+            continue
+        parts = line.split("\t")
+        if len(parts) != len(FIELDS):
+            fail(f"{path}: line {n} has {len(parts)} fields, not {len(FIELDS)}")
+        cell = dict(zip(FIELDS, parts))
+        if cell["status"] not in STATUSES:
+            fail(f"{path}: line {n}: unknown status '{cell['status']}'")
+        try:
+            cell["index"] = int(cell["index"])
+            cell["seconds"] = int(cell["seconds"])
+        except ValueError:
+            fail(f"{path}: line {n}: index and seconds must be whole numbers")
+        cells.append(cell)
+    return cells
+
+
+def junit(cells):
+    """The JUnit document of the cells, as an ElementTree root."""
+    root = ET.Element("testsuites", name="vstatus-workspace")
+    suites = {}
+    for cell in cells:
+        suite = suites.get(cell["series"])
+        if suite is None:
+            suite = ET.SubElement(root, "testsuite", name=cell["series"])
+            suites[cell["series"]] = suite
+        case = ET.SubElement(
+            suite, "testcase",
+            classname=f"{cell['series']}.{cell['stage']}",
+            name=f"{cell['index']} {cell['commit'][:12]} {cell['subject']}",
+            time=str(cell["seconds"]))
+        if cell["status"] == "fail":
+            ET.SubElement(case, "failure", message=cell["detail"])
+        elif cell["status"] == "skip":
+            ET.SubElement(case, "skipped", message=cell["detail"])
+        elif cell["detail"]:
+            ET.SubElement(case, "system-out").text = f"{cell['status']}: {cell['detail']}"
+    for total in (root, *suites.values()):
+        cases = total.iter("testcase")
+        counts = {"tests": 0, "failures": 0, "skipped": 0, "time": 0}
+        for case in cases:
+            counts["tests"] += 1
+            counts["failures"] += case.find("failure") is not None
+            counts["skipped"] += case.find("skipped") is not None
+            counts["time"] += int(case.get("time"))
+        for key, value in counts.items():
+            total.set(key, str(value))
+        total.set("errors", "0")
+    return root
+
+
+def write_atomically(path, text):
+    tmp = f"{path}.tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
+def main(argv):
+    if len(argv) != 2:
+        usage()
+    results, outdir = argv
+    cells = read_results(results)
+    write_atomically(os.path.join(outdir, "results.json"),
+                     json.dumps(cells, indent=1, ensure_ascii=False) + "\n")
+    root = junit(cells)
+    ET.indent(root)
+    write_atomically(os.path.join(outdir, "results.junit.xml"),
+                     '<?xml version="1.0" encoding="UTF-8"?>\n'
+                     + ET.tostring(root, encoding="unicode") + "\n")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
