@@ -122,7 +122,7 @@ record_failed_apply() {
 			status=skip detail="after ${patches[failed]} failed"
 		fi
 		record "$name" $((i + 1)) - "$(patch_subject "$SERIES_DIR/$name/${patches[i]}")" \
-			apply "$status" 0 "$detail"
+			apply "$status" 0 "$detail" "$([[ $status == fail ]] && echo "$LOGS/apply-$name.log")"
 	done
 }
 

@@ -270,7 +270,7 @@ boot_commit() {
 		return 1
 	fi
 	if [[ $(cut -d' ' -f1 "$art/result") != pass ]]; then
-		record "$name" "$idx" "$sha" "$subj" "$stage" skip 0 "no kernel: build failed"
+		record "$name" "$idx" "$sha" "$subj" "$stage" skip 0 "no kernel: build failed" "$art/build.log"
 		printf '  skip: build failed\n'
 		return 0
 	fi
@@ -281,7 +281,7 @@ boot_commit() {
 	fi
 	if ! build_initramfs "$art" "$dir" "$sha"; then
 		record "$name" "$idx" "$sha" "$subj" "$stage" fail $(($(now) - t0)) \
-			"guest tests do not compile: $(grep -m1 'error' "$dir/guest-build.log" || true)"
+			"guest tests do not compile: $(grep -m1 'error' "$dir/guest-build.log" || true)" "$dir/guest-build.log"
 		printf '  FAIL guest tests do not compile (%s)\n' "$dir/guest-build.log"
 		return 1
 	fi
@@ -293,7 +293,7 @@ boot_commit() {
 	fi
 	if ! "$WS_ROOT/qemu/allowed-skips" "$art/headers" "$dir/selftests" "$art/config" >"$dir/allowed-skips" 2>"$dir/allowed-skips.err"; then
 		record "$name" "$idx" "$sha" "$subj" "$stage" fail $(($(now) - t0)) \
-			"workspace: qemu/allowed-skips failed: $(head -n1 "$dir/allowed-skips.err")"
+			"workspace: qemu/allowed-skips failed: $(head -n1 "$dir/allowed-skips.err")" "$dir/allowed-skips.err"
 		printf '  FAIL qemu/allowed-skips: %s\n' "$(sanitize <"$dir/allowed-skips.err")"
 		return 1
 	fi
@@ -309,7 +309,7 @@ boot_commit() {
 	if [[ ${FRESH:-0} != 1 ]] && verdict=$(cached_boot "$key" "$dir"); then
 		printf '  %s (cached: the same kernel, initramfs, QEMU and verdict passed before; FRESH=1 boots again; logs in %s)\n' \
 			"$(sanitize <<<"$verdict")" "$dir"
-		record "$name" "$idx" "$sha" "$subj" "$stage" pass 0 "$verdict (cached)"
+		record "$name" "$idx" "$sha" "$subj" "$stage" pass 0 "$verdict (cached)" "$dir"
 		return 0
 	fi
 	first=$(run_qemu "$dir" "$art" "$accel" "$smp") || first=-
@@ -319,7 +319,7 @@ boot_commit() {
 	sanitize <"$dir/verdict.log" | sed 's/^/    /'
 	if ((rc == 0)); then status=pass; else status=fail; fi
 	printf '  %s (%ss, first KTAP line at %ss; logs in %s)\n' "$(sanitize <<<"$verdict")" "$secs" "$first" "$dir"
-	record "$name" "$idx" "$sha" "$subj" "$stage" "$status" "$secs" "$verdict"
+	record "$name" "$idx" "$sha" "$subj" "$stage" "$status" "$secs" "$verdict" "$dir"
 	if [[ $status == pass ]] && ! store_boot "$key" "$dir" "$verdict"; then
 		warn "could not keep the passing boot of ${sha:0:12} in $BOOT_CACHE/$key (it boots again next time)"
 	fi

@@ -347,7 +347,7 @@ bisect_series() {
 		fi
 		detail+=${row_cached:+, cached}
 		printf '  %s in %ss%s\n' "$status" "$secs" "$row_cached"
-		record "$name" "$idx" "$sha" "$subj" build "$status" "$secs" "$detail"
+		record "$name" "$idx" "$sha" "$subj" build "$status" "$secs" "$detail" "$row_art/build.log"
 		bench build "$name/$idx ${sha:0:12}$row_cached" "$secs"
 	done
 	rm -f "$wstate"

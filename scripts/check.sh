@@ -244,7 +244,7 @@ main() {
 		cmd_bench
 		return 0
 	fi
-	local s idx sha subj n c status secs summary base head rc=0
+	local s idx sha subj n c status secs summary base head log rc=0
 	local -a checks rows
 	capture checks selected_checks
 	((${#checks[@]})) || die "no checks in $CHECKS_DIR/"
@@ -268,9 +268,10 @@ main() {
 				# run_check died before it printed a result.
 				[[ -n $status ]] || { status=fail summary="check.sh could not run the check"; }
 				progress "$c" "$s [$idx/$n] ${sha:0:12} $subj: $status ${summary:-}"
-				record "$s" "$idx" "$sha" "$subj" "$c" "$status" "$secs" "${summary:-}"
+				log=$CACHE/$c/$sha-$(check_hash "$c" "$s")/log
+				record "$s" "$idx" "$sha" "$subj" "$c" "$status" "$secs" "${summary:-}" "$log"
 				[[ $status == fail ]] && rc=1
-				[[ $status != fail ]] || echo "  log: $CACHE/$c/$sha-$(check_hash "$c" "$s")/log"
+				[[ $status != fail ]] || echo "  log: $log"
 			done
 		done
 	done

@@ -194,7 +194,9 @@ sanitize() {
 	LC_ALL=C tr -d '\000-\010\013-\037\177'
 }
 
-RESULTS_HEADER=$'series\tindex\tcommit\tsubject\tstage\tstatus\tseconds\tdetail'
+RESULTS_HEADER=$'series\tindex\tcommit\tsubject\tstage\tstatus\tseconds\tdetail\tlog'
+# The header of results.tsv before it had the log column.
+RESULTS_HEADER_8=$'series\tindex\tcommit\tsubject\tstage\tstatus\tseconds\tdetail'
 
 # results_damage FILE: where FILE is not a results table (its header, then
 # rows of eight fields with a known status), as "line N: what"; nothing if
@@ -202,23 +204,29 @@ RESULTS_HEADER=$'series\tindex\tcommit\tsubject\tstage\tstatus\tseconds\tdetail'
 results_damage() {
 	awk -F'\t' -v header="$RESULTS_HEADER" '
 		NR == 1 { if ($0 != header) { print "line 1: not the header of a results table"; exit } next }
-		NF < 8 { print "line " NR ": " NF " fields, not 8"; exit }
+		NF != 9 { print "line " NR ": " NF " fields, not 9"; exit }
 		$6 !~ /^(pass|warn|fail|skip)$/ { print "line " NR ": unknown status \"" $6 "\""; exit }
 		$2 !~ /^[0-9]+$/ { print "line " NR ": index \"" $2 "\" is not a number"; exit }
 	' "$1"
 }
 
-# record SERIES INDEX COMMIT SUBJECT STAGE STATUS SECONDS DETAIL
-# Replaces any earlier row for the same series, index and stage.
+# record SERIES INDEX COMMIT SUBJECT STAGE STATUS SECONDS DETAIL [LOG]
+# Replaces any earlier row for the same series, index and stage.  LOG is
+# the cell's evidence: its log file, or the directory of a boot's logs.
 record() {
-	local series=$1 index=$2 commit=$3 subject=$4 stage=$5 status=$6 secs=$7 detail=$8
+	local series=$1 index=$2 commit=$3 subject=$4 stage=$5 status=$6 secs=$7 detail=$8 log=${9:-}
 	case $status in pass | warn | fail | skip) ;; *) die "record: bad status '$status'" ;; esac
 	mkdir -p "$REPORT"
 	subject=${subject//[[:cntrl:]]/ }
 	detail=${detail//[[:cntrl:]]/ }
+	log=${log//[[:cntrl:]]/ }
 	(
 		flock 8
 		local damage
+		if [[ -s $RESULTS && $(head -n1 "$RESULTS") == "$RESULTS_HEADER_8" ]]; then
+			progress report "$RESULTS has no log column yet (an older workspace): starting a new one"
+			mv -f "$RESULTS" "$RESULTS.old"
+		fi
 		if [[ -s $RESULTS ]]; then
 			damage=$(results_damage "$RESULTS")
 			if [[ -n $damage ]]; then
@@ -231,8 +239,8 @@ record() {
 		fi
 		awk -F'\t' -v s="$series" -v i="$index" -v st="$stage" \
 			'NR == 1 || !($1 == s && $2 == i && $5 == st)' "$RESULTS" >"$RESULTS.new"
-		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$series" "$index" "$commit" \
-			"$subject" "$stage" "$status" "$secs" "$detail" >>"$RESULTS.new"
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$series" "$index" "$commit" \
+			"$subject" "$stage" "$status" "$secs" "$detail" "$log" >>"$RESULTS.new"
 		mv "$RESULTS.new" "$RESULTS"
 	) 8>"$REPORT/.results.lock"
 }

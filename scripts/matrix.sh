@@ -53,6 +53,7 @@ render() {
 			d = $8
 			if (index(d, st ":") != 1) d = st ": " d
 			notes[++nnotes] = $1 " " $2 " " substr($3, 1, 12) " " $5 ": " d
+			notelog[nnotes] = $9
 		}
 	}
 	END {
@@ -96,7 +97,10 @@ render() {
 		}
 		if (nnotes) {
 			printf (fmt == "md" ? "\n### Failures and warnings\n\n" : "\nfailures and warnings:\n")
-			for (i = 1; i <= nnotes; i++) printf (fmt == "md" ? "- %s\n" : "  %s\n"), notes[i]
+			for (i = 1; i <= nnotes; i++) {
+				printf (fmt == "md" ? "- %s\n" : "  %s\n"), notes[i]
+				if (notelog[i] != "") printf (fmt == "md" ? "  (log: `%s`)\n" : "      log: %s\n"), notelog[i]
+			}
 		}
 		printf (fmt == "md" ? "\n**%d failing cell(s)**\n" : "\n%d failing cell(s)\n"), nfail
 		exit(nfail > 0)

@@ -5,11 +5,13 @@
   report.py RESULTS OUTDIR
         Writes OUTDIR/results.json, one record per cell with the fields of
         results.tsv (series, index, commit, subject, stage, status, seconds,
-        detail; index and seconds as numbers), and OUTDIR/results.junit.xml,
+        detail, log; index and seconds as numbers), and
+        OUTDIR/results.junit.xml,
         a JUnit document: one testsuite per series, one testcase per cell
         (classname "<series>.<stage>", name "<index> <commit:12> <subject>"),
         a failure for "fail", skipped for "skip", the detail as the message
-        ("warn" passes, with its detail in system-out).  Each file is
+        ("warn" passes, with its detail in system-out), the cell's log in
+        system-out.  Each file is
         written beside its final name and renamed, so a reader never sees
         half of one.  Exits 1 on a results.tsv that is not a table, 2 on a
         usage error.
@@ -21,7 +23,7 @@ import sys
 import xml.etree.ElementTree as ET
 
 FIELDS = ("series", "index", "commit", "subject", "stage", "status",
-          "seconds", "detail")
+          "seconds", "detail", "log")
 STATUSES = ("pass", "warn", "fail", "skip")
 
 
@@ -74,12 +76,17 @@ def junit(cells):
             classname=f"{cell['series']}.{cell['stage']}",
             name=f"{cell['index']} {cell['commit'][:12]} {cell['subject']}",
             time=str(cell["seconds"]))
+        out = []
         if cell["status"] == "fail":
             ET.SubElement(case, "failure", message=cell["detail"])
         elif cell["status"] == "skip":
             ET.SubElement(case, "skipped", message=cell["detail"])
         elif cell["detail"]:
-            ET.SubElement(case, "system-out").text = f"{cell['status']}: {cell['detail']}"
+            out.append(f"{cell['status']}: {cell['detail']}")
+        if cell["log"]:
+            out.append(f"log: {cell['log']}")
+        if out:
+            ET.SubElement(case, "system-out").text = "\n".join(out)
     for total in (root, *suites.values()):
         cases = total.iter("testcase")
         counts = {"tests": 0, "failures": 0, "skipped": 0, "time": 0}

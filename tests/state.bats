@@ -196,6 +196,21 @@ applied_fixture() {
 	[ "$status" -eq 0 ]
 }
 
+@test "a results.tsv from before the log column is set aside and started again, not called damaged" {
+	applied_fixture "a.c:int a;:fixture: add a"
+	mkdir -p "$WORKDIR/report"
+	printf 'series\tindex\tcommit\tsubject\tstage\tstatus\tseconds\tdetail\none\t0\tx\tbase\tbuild\tpass\t1\tbase\n' \
+		>"$WORKDIR/report/results.tsv"
+	run ws build.sh series
+	[ "$status" -eq 0 ]
+	[[ $output == *"has no log column yet"* ]]
+	[[ $output != *"damaged"* ]]
+	[ -f "$WORKDIR/report/results.tsv.old" ]
+	head -n1 "$WORKDIR/report/results.tsv" | grep -q $'\tlog$'
+	run ws matrix.sh
+	[ "$status" -eq 0 ]
+}
+
 @test "control characters from a guest console reach neither the terminal nor the report" {
 	make_tarball escape
 	applied_fixture "a.c:int a;:fixture: add a"

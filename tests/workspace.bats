@@ -712,11 +712,11 @@ boot_fixture() {
 @test "the matrix shows commits by stages, writes summary.md and fails on a failed cell" {
 	mkdir -p "$WORKDIR/report"
 	{
-		printf 'series\tindex\tcommit\tsubject\tstage\tstatus\tseconds\tdetail\n'
-		printf 'one\t0\taaaaaaaaaaaaaaaa\tbase\tbuild\tpass\t200\tbase\n'
-		printf 'one\t1\tbbbbbbbbbbbbbbbb\tfix: a\tbuild\tfail\t10\tmain.c:1: error: x\n'
-		printf 'one\t1\tbbbbbbbbbbbbbbbb\tfix: a\tapply\tpass\t0\t\n'
-		printf 'one\t1\tbbbbbbbbbbbbbbbb\tfix: a\tcheckpatch\twarn\t1\t1 warnings\n'
+		printf 'series\tindex\tcommit\tsubject\tstage\tstatus\tseconds\tdetail\tlog\n'
+		printf 'one\t0\taaaaaaaaaaaaaaaa\tbase\tbuild\tpass\t200\tbase\t/w/a/build.log\n'
+		printf 'one\t1\tbbbbbbbbbbbbbbbb\tfix: a\tbuild\tfail\t10\tmain.c:1: error: x\t/w/b/build.log\n'
+		printf 'one\t1\tbbbbbbbbbbbbbbbb\tfix: a\tapply\tpass\t0\t\t\n'
+		printf 'one\t1\tbbbbbbbbbbbbbbbb\tfix: a\tcheckpatch\twarn\t1\t1 warnings\t/w/c/log\n'
 	} >"$WORKDIR/report/results.tsv"
 	run ws matrix.sh
 	[ "$status" -eq 1 ]
@@ -726,6 +726,9 @@ boot_fixture() {
 	echo "$output" | grep -E '^1 +bbbbbbbbbbbb +fix: a +pass +warn 1s +FAIL 10s'
 	grep -q '| 1 | bbbbbbbbbbbb | fix: a | pass | warn 1s | FAIL 10s |' "$WORKDIR/report/summary.md"
 	[[ $output == *"1 failing cell(s)"* ]]
+	# Each failure and warning names its log.
+	[[ $output == *"one 1 bbbbbbbbbbbb build: fail: main.c:1: error: x"$'\n'"      log: /w/b/build.log"* ]]
+	grep -qF '(log: `/w/c/log`)' "$WORKDIR/report/summary.md"
 	# The same cells for CI systems.
 	grep -q '"status": "fail"' "$WORKDIR/report/results.json"
 	grep -q '<testsuites name="vstatus-workspace" tests="4" failures="1" skipped="0"' "$WORKDIR/report/results.junit.xml"
@@ -737,7 +740,14 @@ boot_fixture() {
 	run env NO_DEPS=1 DEBUG=0 CHECKS=checkpatch bash "$WS/scripts/all.sh"
 	# The fixture tree has no checkpatch.pl: that check fails, the rest pass.
 	[[ $output == *"== one =="* ]]
-	head -n1 "$WORKDIR/report/results.tsv" | grep -qx $'series\tindex\tcommit\tsubject\tstage\tstatus\tseconds\tdetail'
+	head -n1 "$WORKDIR/report/results.tsv" | grep -qx $'series\tindex\tcommit\tsubject\tstage\tstatus\tseconds\tdetail\tlog'
+	# Every build and boot cell names its evidence, and it is there.
+	local log
+	for log in $(awk -F'\t' '$5 == "build" || $5 == "boot" { print $9 }' "$WORKDIR/report/results.tsv"); do
+		[ -e "$log" ]
+	done
+	[ "$(awk -F'\t' '$5 == "build" || $5 == "boot" { n++ } END { print n }' "$WORKDIR/report/results.tsv")" -eq 4 ]
+	[ "$(awk -F'\t' '($5 == "build" || $5 == "boot") && $9 != "" { n++ } END { print n }' "$WORKDIR/report/results.tsv")" -eq 4 ]
 	[[ $(results_row one 1 build) == pass* ]]
 	[[ $(results_row one 1 boot) == pass* ]]
 	[[ $(results_row one 0 apply) == pass* ]]

@@ -34,7 +34,7 @@ def test_junit_counts_each_failure_and_skip_once(tmp_path):
 def test_a_damaged_table_is_refused_naming_the_line(tmp_path):
     bad = tmp_path / "results.tsv"
     lines = (FIX / "results.tsv").read_text().splitlines()
-    bad.write_text("\n".join(lines[:2] + ["one\t1\tbbbb\tx\tbuild\tbroken\t1\tx"]) + "\n")
+    bad.write_text("\n".join(lines[:2] + ["one\t1\tbbbb\tx\tbuild\tbroken\t1\tx\t"]) + "\n")
     proc = run(bad, tmp_path)
     assert proc.returncode == 1
     assert "line 3: unknown status 'broken'" in proc.stderr
