@@ -728,7 +728,7 @@ boot_fixture() {
 	[[ $output == *"1 failing cell(s)"* ]]
 	# Each failure and warning names its log.
 	[[ $output == *"one 1 bbbbbbbbbbbb build: fail: main.c:1: error: x"$'\n'"      log: /w/b/build.log"* ]]
-	grep -qF '(log: `/w/c/log`)' "$WORKDIR/report/summary.md"
+	grep -qF "(log: \`/w/c/log\`)" "$WORKDIR/report/summary.md"
 	# The same cells for CI systems.
 	grep -q '"status": "fail"' "$WORKDIR/report/results.json"
 	grep -q '<testsuites name="vstatus-workspace" tests="4" failures="1" skipped="0"' "$WORKDIR/report/results.junit.xml"
@@ -743,9 +743,9 @@ boot_fixture() {
 	head -n1 "$WORKDIR/report/results.tsv" | grep -qx $'series\tindex\tcommit\tsubject\tstage\tstatus\tseconds\tdetail\tlog'
 	# Every build and boot cell names its evidence, and it is there.
 	local log
-	for log in $(awk -F'\t' '$5 == "build" || $5 == "boot" { print $9 }' "$WORKDIR/report/results.tsv"); do
+	while IFS= read -r log; do
 		[ -e "$log" ]
-	done
+	done < <(awk -F'\t' '$5 == "build" || $5 == "boot" { print $9 }' "$WORKDIR/report/results.tsv")
 	[ "$(awk -F'\t' '$5 == "build" || $5 == "boot" { n++ } END { print n }' "$WORKDIR/report/results.tsv")" -eq 4 ]
 	[ "$(awk -F'\t' '($5 == "build" || $5 == "boot") && $9 != "" { n++ } END { print n }' "$WORKDIR/report/results.tsv")" -eq 4 ]
 	[[ $(results_row one 1 build) == pass* ]]
