@@ -244,7 +244,7 @@ main() {
 		cmd_bench
 		return 0
 	fi
-	local s idx sha subj n c status secs summary base head log rc=0
+	local s idx sha subj n c status secs summary base head log hash rc=0
 	local -a checks rows
 	capture checks selected_checks
 	((${#checks[@]})) || die "no checks in $CHECKS_DIR/"
@@ -268,10 +268,13 @@ main() {
 				# run_check died before it printed a result.
 				[[ -n $status ]] || { status=fail summary="check.sh could not run the check"; }
 				progress "$c" "$s [$idx/$n] ${sha:0:12} $subj: $status ${summary:-}"
-				log=$CACHE/$c/$sha-$(check_hash "$c" "$s")/log
+				# No log when the check could not even be hashed (its
+				# inputs file is broken: run_check said why).
+				log=""
+				if hash=$(check_hash "$c" "$s" 2>/dev/null); then log=$CACHE/$c/$sha-$hash/log; fi
 				record "$s" "$idx" "$sha" "$subj" "$c" "$status" "$secs" "${summary:-}" "$log"
 				[[ $status == fail ]] && rc=1
-				[[ $status != fail ]] || echo "  log: $log"
+				[[ $status != fail || -z $log ]] || echo "  log: $log"
 			done
 		done
 	done
