@@ -106,7 +106,8 @@ check_code() {
 	esac
 }
 
-# run_check CHECK SERIES SHA BASE HEAD: prints "status seconds summary";
+# run_check CHECK SERIES SHA BASE HEAD: prints "status seconds summary",
+# then the path of the check's log on a line of its own;
 # the result is kept in the cache, but only a pass or a warn is ever taken
 # from it: a failure or a skip may come from the environment (a tool or a
 # checkout missing) and is cheap to confirm.
@@ -118,7 +119,7 @@ run_check() {
 		local cached=""
 		IFS= read -r cached <"$key/result" || true
 		if [[ $cached =~ ^(pass|warn)\ [0-9]+\  ]]; then
-			printf '%s\n' "$cached"
+			printf '%s\n' "$cached" "$key/log"
 			return 0
 		fi
 		[[ $cached =~ ^(fail|skip)\ [0-9]+\  ]] ||
@@ -145,6 +146,7 @@ run_check() {
 	rm -rf "$key"
 	mv "$dir" "$key"
 	cat "$key/result"
+	echo "$key/log"
 }
 
 # run_checks DIR SERIES SHA BASE HEAD CHECK...: run_check for each CHECK on
@@ -244,7 +246,7 @@ main() {
 		cmd_bench
 		return 0
 	fi
-	local s idx sha subj n c status secs summary base head log hash rc=0
+	local s idx sha subj n c status secs summary base head log rc=0
 	local -a checks rows
 	capture checks selected_checks
 	((${#checks[@]})) || die "no checks in $CHECKS_DIR/"
@@ -263,15 +265,11 @@ main() {
 			read -r idx sha subj <<<"$row"
 			run_checks "$results" "$s" "$sha" "$base" "$head" "${checks[@]}"
 			for c in "${checks[@]}"; do
-				status="" secs=0 summary=""
-				read -r status secs summary <"$results/$c" || true
+				status="" secs=0 summary="" log=""
+				{ read -r status secs summary && read -r log; } <"$results/$c" || true
 				# run_check died before it printed a result.
 				[[ -n $status ]] || { status=fail summary="check.sh could not run the check"; }
 				progress "$c" "$s [$idx/$n] ${sha:0:12} $subj: $status ${summary:-}"
-				# No log when the check could not even be hashed (its
-				# inputs file is broken: run_check said why).
-				log=""
-				if hash=$(check_hash "$c" "$s" 2>/dev/null); then log=$CACHE/$c/$sha-$hash/log; fi
 				record "$s" "$idx" "$sha" "$subj" "$c" "$status" "$secs" "${summary:-}" "$log"
 				[[ $status == fail ]] && rc=1
 				[[ $status != fail || -z $log ]] || echo "  log: $log"
