@@ -5,7 +5,9 @@
 # them all costs one dpkg-query.  KVER picks linux-source-$KVER.  The
 # Sphinx packages are what scripts/sphinx-pre-install asks of Debian for
 # make htmldocs (checks/docs): Sphinx, its Read the Docs theme, and dot for
-# the figures.
+# the figures.  The cross compilers are those scripts/arches names;
+# gcc-12-multilib (gcc -m32, for the 32-bit guest tests), unlike the
+# gcc-multilib meta-package, can be installed beside them.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"
@@ -13,11 +15,13 @@ source "$(dirname "$0")/lib.sh"
 packages() {
 	cat <<-PKGS
 		git b4 git-filter-repo linux-source-$KVER
-		gcc gcc-multilib libc6-dev make flex bison bc libelf-dev libssl-dev
+		gcc gcc-12-multilib libc6-dev make flex bison bc libelf-dev libssl-dev
 		cpio xz-utils ccache sparse coccinelle python3-ply python3-git codespell
 		qemu-system-x86 bats shellcheck shfmt dwarves kmod rsync python3-aiosmtpd python3-pytest
 		python3-sphinx python3-sphinx-rtd-theme graphviz
+		qemu-system-arm libc6-dev-arm64-cross
 	PKGS
+	awk -F'\t' '!/^#/ && NF >= 6 && $4 != "-" { print $4 }' "$WS_ROOT/scripts/arches" | sort -u
 }
 
 missing_packages() {
