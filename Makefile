@@ -24,9 +24,9 @@ export WS_ROOT := $(CURDIR)
 S := $(CURDIR)/scripts
 
 .DEFAULT_GOAL := all
-.PHONY: all deps import apply export check cocci-inventory bisect-build boot-test matrix bench test help clean distclean
+.PHONY: all deps import apply export check cocci-inventory bisect-build cross-compile boot-test matrix bench test help clean distclean
 
-all: ## deps, import, then apply, check, bisect-build and boot-test every series; the matrix
+all: ## deps, import, then apply, check, bisect-build, cross-compile and boot-test every series; the matrix
 	@bash $(S)/all.sh
 
 deps: ## install the Debian packages (apt-get; idempotent)
@@ -49,6 +49,9 @@ cocci-inventory: deps ## every cocci/ script over the whole tree (all arches) at
 
 bisect-build: deps ## build the base and every commit of $(SERIES) in order, with $(CONFIG)
 	@bash $(S)/build.sh series
+
+cross-compile: deps ## compile what each commit of $(SERIES) touches on every architecture it concerns (scripts/arches)
+	@bash $(S)/cross.sh series
 
 boot-test: deps ## boot every commit of $(SERIES) in QEMU; DEBUG=1 boots only the heads on the debug config
 	@if [ "$(origin DEBUG)" = "command line" ] && [ "$(DEBUG)" = 1 ]; then \
@@ -121,6 +124,7 @@ help: ## this text
 	@echo "  UAPI_GENERIC_ARCH check: the asm-generic architecture the uapi check also compiles generic headers for (arm64)"
 	@echo "  WS_LOCK_TIMEOUT seconds a second run waits for the workspace lock before giving up (3600)"
 	@echo "  CCACHE_DEPEND 1: ccache in depend mode, a miss is one compile (default); 0: preprocessor mode"
+	@echo "  CROSS_MAX_OBJS cross-compile: objects compiled per commit and architecture, at most (16; a commit's own files always)"
 	@echo "  FORCE         apply: 1 replaces a branch edited in the tree (kept as a backup ref)"
 	@echo "  BENCH_BOOTS   bench: boots of base and of head each, for the pty throughput ($(BENCH_BOOTS))"
 	@echo "  E2E           test: 0 skips the end-to-end run on the real kernel ($(E2E))"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # all.sh: the default goal.  deps, import, then for each series apply,
-# check, bisect-build and boot-test, then the debug boot of each head, and
+# check, bisect-build, cross-compile and boot-test, then the debug boot of each head, and
 # the matrix.  A failing stage does not stop the others; the exit status
 # is the matrix's (non-zero if any cell failed).
 set -euo pipefail
@@ -32,6 +32,7 @@ main() {
 		fi
 		SERIES=$s step check.sh || true
 		SERIES=$s step build.sh series || true
+		SERIES=$s step cross.sh series || true
 		SERIES=$s step boot.sh series || true
 	done
 	if [[ ${DEBUG:-1} == 1 ]]; then

@@ -194,28 +194,39 @@ sanitize() {
 	LC_ALL=C tr -d '\000-\010\013-\037\177'
 }
 
-RESULTS_HEADER=$'series\tindex\tcommit\tsubject\tstage\tstatus\tseconds\tdetail\tlog'
-# The header of results.tsv before it had the log column.
+RESULTS_HEADER=$'series\tindex\tcommit\tsubject\tstage\tstatus\tseconds\tdetail\tlog\tarch'
+# The headers of results.tsv before it had the arch column (its rows are
+# kept, with an empty arch), and before it had the log column (moved aside).
+RESULTS_HEADER_9=$'series\tindex\tcommit\tsubject\tstage\tstatus\tseconds\tdetail\tlog'
 RESULTS_HEADER_8=$'series\tindex\tcommit\tsubject\tstage\tstatus\tseconds\tdetail'
 
 # results_damage FILE: where FILE is not a results table (its header, then
-# rows of eight fields with a known status), as "line N: what"; nothing if
-# it is one.
+# rows of as many fields with a known status), as "line N: what"; nothing
+# if it is one.  A table without the arch column still is one.
 results_damage() {
-	awk -F'\t' -v header="$RESULTS_HEADER" '
-		NR == 1 { if ($0 != header) { print "line 1: not the header of a results table"; exit } next }
-		NF != 9 { print "line " NR ": " NF " fields, not 9"; exit }
+	awk -F'\t' -v header="$RESULTS_HEADER" -v header9="$RESULTS_HEADER_9" '
+		NR == 1 { if ($0 != header && $0 != header9) { print "line 1: not the header of a results table"; exit } nf = NF; next }
+		NF != nf { print "line " NR ": " NF " fields, not " nf; exit }
 		$6 !~ /^(pass|warn|fail|skip)$/ { print "line " NR ": unknown status \"" $6 "\""; exit }
 		$2 !~ /^[0-9]+$/ { print "line " NR ": index \"" $2 "\" is not a number"; exit }
 	' "$1"
 }
 
-# record SERIES INDEX COMMIT SUBJECT STAGE STATUS SECONDS DETAIL [LOG]
-# Replaces any earlier row for the same series, index and stage.  LOG is
-# the cell's evidence: its log file, or the directory of a boot's logs.
+# record SERIES INDEX COMMIT SUBJECT STAGE STATUS SECONDS DETAIL [LOG [ARCH]]
+# Replaces any earlier row for the same series, index, stage and arch.  LOG
+# is the cell's evidence: its log file, or the directory of a boot's logs.
+# ARCH is the architecture the cell compiled or booted: by default x86_64
+# for build, boot and boot-debug, the suffix of a stage such as boot-arm64,
+# and none for the checks.
 record() {
-	local series=$1 index=$2 commit=$3 subject=$4 stage=$5 status=$6 secs=$7 detail=$8 log=${9:-}
+	local series=$1 index=$2 commit=$3 subject=$4 stage=$5 status=$6 secs=$7 detail=$8 log=${9:-} arch=${10-}
 	case $status in pass | warn | fail | skip) ;; *) die "record: bad status '$status'" ;; esac
+	if (($# < 10)); then
+		case $stage in
+		build | boot | boot-debug) arch=x86_64 ;;
+		build-* | boot-*) arch=${stage#*-} ;;
+		esac
+	fi
 	mkdir -p "$REPORT"
 	subject=${subject//[[:cntrl:]]/ }
 	detail=${detail//[[:cntrl:]]/ }
@@ -237,11 +248,24 @@ record() {
 		if [[ ! -s $RESULTS ]]; then
 			printf '%s\n' "$RESULTS_HEADER" >"$RESULTS"
 		fi
-		awk -F'\t' -v s="$series" -v i="$index" -v st="$stage" \
-			'NR == 1 || !($1 == s && $2 == i && $5 == st)' "$RESULTS" >"$RESULTS.new"
-		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$series" "$index" "$commit" \
-			"$subject" "$stage" "$status" "$secs" "$detail" "$log" >>"$RESULTS.new"
+		awk -F'\t' -v OFS='\t' -v s="$series" -v i="$index" -v st="$stage" -v a="$arch" '
+			NR == 1 { if (NF == 9) $0 = $0 "\tarch"; print; next }
+			NF == 9 { $0 = $0 "\t" ($5 ~ /^(build|boot|boot-debug)$/ ? "x86_64" : $5 ~ /^(build|boot)-/ ? substr($5, index($5, "-") + 1) : "") }
+			!($1 == s && $2 == i && $5 == st && $10 == a)' "$RESULTS" >"$RESULTS.new"
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$series" "$index" "$commit" \
+			"$subject" "$stage" "$status" "$secs" "$detail" "$log" "$arch" >>"$RESULTS.new"
 		mv "$RESULTS.new" "$RESULTS"
+	) 8>"$REPORT/.results.lock"
+}
+
+# clear_cells SERIES INDEX STAGE: forget the rows of one stage of one commit
+# (all its architectures), before the stage records them again.
+clear_cells() {
+	[[ -f $RESULTS ]] || return 0
+	(
+		flock 8
+		awk -F'\t' -v s="$1" -v i="$2" -v st="$3" 'NR == 1 || !($1 == s && $2 == i && $5 == st)' \
+			"$RESULTS" >"$RESULTS.new" && mv "$RESULTS.new" "$RESULTS"
 	) 8>"$REPORT/.results.lock"
 }
 

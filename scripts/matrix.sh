@@ -9,7 +9,12 @@ set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
 # Canonical stage order; checks other than checkpatch sort in between.
-STAGE_ORDER="apply checkpatch @checks build boot boot-debug"
+STAGE_ORDER="apply checkpatch @checks build cross boot boot-debug build-arm64 boot-arm64"
+
+# arch_order: the architectures of scripts/arches, in its order.
+arch_order() {
+	awk -F'\t' '!/^#/ && NF >= 6 { printf "%s ", $1 }' "$WS_ROOT/scripts/arches"
+}
 
 stages_present() {
 	local -a present
@@ -31,7 +36,8 @@ stages_present() {
 # render FORMAT: FORMAT is "text" or "md".
 render() {
 	local fmt=$1
-	awk -F'\t' -v fmt="$fmt" -v stages="$(stages_present | xargs)" '
+	awk -F'\t' -v fmt="$fmt" -v stages="$(stages_present | xargs)" -v archorder="$(arch_order)" '
+	BEGIN { rank["skip"] = 0; rank["pass"] = 1; rank["warn"] = 2; rank["fail"] = 3 }
 	NR == 1 { next }
 	{
 		key = $1 SUBSEP $2
@@ -44,20 +50,35 @@ render() {
 		else if (!(key in commit)) commit[key] = "-"
 		subj[key] = $4
 		st = $6
+		# A stage with a row per architecture (cross) shows its worst
+		# status and its total time.
+		if (!((key, $5) in status) || rank[st] > rank[status[key, $5]]) status[key, $5] = st
+		secs[key, $5] += $7
 		fig = ""
-		if ($5 != "apply" && $7 != "" && $7 != "0") fig = " " $7 "s"
-		cell[key, $5] = (st == "fail" ? "FAIL" : st) fig
-		status[key, $5] = st
+		if ($5 != "apply" && secs[key, $5] > 0) fig = " " secs[key, $5] "s"
+		cell[key, $5] = (status[key, $5] == "fail" ? "FAIL" : status[key, $5]) fig
+		if ($5 == "cross" && $10 != "") {
+			xs = (st == "fail" ? "FAIL" : st == "skip" ? (index($8, "not covered") == 1 ? "n/c" : "skip") : st)
+			xcell[key, $10] = xs
+			xany[$1] = 1
+			if (!($10 in xseen)) { xseen[$10] = 1; xextra = xextra " " $10 }
+		}
 		if (st == "fail") nfail++
 		if (st == "fail" || st == "warn") {
 			d = $8
 			if (index(d, st ":") != 1) d = st ": " d
-			notes[++nnotes] = $1 " " $2 " " substr($3, 1, 12) " " $5 ": " d
+			notes[++nnotes] = $1 " " $2 " " substr($3, 1, 12) " " $5 ($5 == "cross" && $10 != "" ? " " $10 : "") ": " d
 			notelog[nnotes] = $9
 		}
 	}
 	END {
 		ns = split(stages, stage, " ")
+		# Architectures in the order of scripts/arches, then any other.
+		nx = 0
+		na = split(archorder, ao, " ")
+		for (i = 1; i <= na; i++) if (ao[i] in xseen) { xarch[++nx] = ao[i]; xdone[ao[i]] = 1 }
+		ne = split(xextra, xe, " ")
+		for (i = 1; i <= ne; i++) if (!(xe[i] in xdone)) xarch[++nx] = xe[i]
 		for (s = 1; s <= nseries; s++) {
 			if (fmt == "md") {
 				printf "\n### %s\n\n| # | commit | subject |", series[s]
@@ -91,6 +112,29 @@ render() {
 					if (length(sub_) > 44) sub_ = substr(sub_, 1, 41) "..."
 					printf "%-3d %-12s %-44s", idx[a], commit[key], sub_
 					for (j = 1; j <= ns; j++) printf " %-11s", ((key, stage[j]) in cell) ? cell[key, stage[j]] : "-"
+					printf "\n"
+				}
+			}
+			if (series[s] in xany) {
+				if (fmt == "md") {
+					printf "\n%s, cross-compiled by architecture (n/c: not covered, no compiler):\n\n| # |", series[s]
+					for (j = 1; j <= nx; j++) printf " %s |", xarch[j]
+					printf "\n|---|"
+					for (j = 1; j <= nx; j++) printf "---|"
+					printf "\n"
+				} else {
+					printf "\n%s, cross-compiled by architecture (n/c: not covered, no compiler):\n%-3s", series[s], "#"
+					for (j = 1; j <= nx; j++) printf " %-7s", xarch[j]
+					printf "\n"
+				}
+				for (a = 1; a <= n; a++) {
+					key = series[s] SUBSEP idx[a]
+					if (!((key, "cross") in status)) continue
+					printf (fmt == "md" ? "| %d |" : "%-3d"), idx[a]
+					for (j = 1; j <= nx; j++) {
+						v = ((key, xarch[j]) in xcell) ? xcell[key, xarch[j]] : "-"
+						printf (fmt == "md" ? " %s |" : " %-7s"), v
+					}
 					printf "\n"
 				}
 			}

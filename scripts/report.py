@@ -5,10 +5,11 @@
   report.py RESULTS OUTDIR
         Writes OUTDIR/results.json, one record per cell with the fields of
         results.tsv (series, index, commit, subject, stage, status, seconds,
-        detail, log; index and seconds as numbers), and
+        detail, log, arch; index and seconds as numbers; a table from
+        before the arch column has arch ""), and
         OUTDIR/results.junit.xml,
         a JUnit document: one testsuite per series, one testcase per cell
-        (classname "<series>.<stage>", name "<index> <commit:12> <subject>"),
+        (classname "<series>.<stage>", or "<series>.cross.<arch>", name "<index> <commit:12> <subject>"),
         a failure for "fail", skipped for "skip", the detail as the message
         ("warn" passes, with its detail in system-out), the cell's log in
         system-out.  Each file is
@@ -23,7 +24,7 @@ import sys
 import xml.etree.ElementTree as ET
 
 FIELDS = ("series", "index", "commit", "subject", "stage", "status",
-          "seconds", "detail", "log")
+          "seconds", "detail", "log", "arch")
 STATUSES = ("pass", "warn", "fail", "skip")
 
 
@@ -41,16 +42,17 @@ def read_results(path):
     """The cells of results.tsv, as dicts, in file order."""
     with open(path, encoding="utf-8", errors="replace") as f:
         lines = f.read().splitlines()
-    if not lines or tuple(lines[0].split("\t")) != FIELDS:
+    header = tuple(lines[0].split("\t")) if lines else ()
+    if header not in (FIELDS, FIELDS[:-1]):
         fail(f"{path}: line 1 is not the results header")
     cells = []
     for n, line in enumerate(lines[1:], start=2):
         if not line:
             continue
         parts = line.split("\t")
-        if len(parts) != len(FIELDS):
-            fail(f"{path}: line {n} has {len(parts)} fields, not {len(FIELDS)}")
-        cell = dict(zip(FIELDS, parts))
+        if len(parts) != len(header):
+            fail(f"{path}: line {n} has {len(parts)} fields, not {len(header)}")
+        cell = dict(zip(FIELDS, parts + [""] * (len(FIELDS) - len(parts))))
         if cell["status"] not in STATUSES:
             fail(f"{path}: line {n}: unknown status '{cell['status']}'")
         try:
@@ -73,7 +75,8 @@ def junit(cells):
             suites[cell["series"]] = suite
         case = ET.SubElement(
             suite, "testcase",
-            classname=f"{cell['series']}.{cell['stage']}",
+            classname=f"{cell['series']}.{cell['stage']}"
+            + (f".{cell['arch']}" if cell["stage"] == "cross" and cell["arch"] else ""),
             name=f"{cell['index']} {cell['commit'][:12]} {cell['subject']}",
             time=str(cell["seconds"]))
         out = []

@@ -1,0 +1,435 @@
+#!/usr/bin/env bash
+# cross.sh: compile what each commit touches on every architecture it
+# concerns (make cross-compile; part of the default make).
+#
+#   cross.sh series     every commit of each selected series ($SERIES)
+#
+# The architectures are scripts/arches'.  A commit that changes arch/<dir>/
+# concerns that directory's architectures; one that changes generic code or
+# headers concerns the representative set ("rep" there).  Per architecture
+# it compiles, in one prepared O= directory per architecture
+# ($WORKDIR/cross/<name>, kept between commits and runs), the objects of
+# the .c and .S files the commit touches, and for each header it touches a
+# sample of the objects that include it (kbuild's .cmd files of the x86
+# smoke build tell which, capped at CROSS_MAX_OBJS in all; the row says how
+# many of how many), plus the files of that architecture that include it
+# directly.  When the compile prints an error or a warning, the same
+# objects are compiled at the parent: a new error fails the cell, a new
+# warning warns (scripts/cross_diag.py).  An architecture the commit
+# touches that has no cross compiler is a "skip" row that says why.
+# A cell is cached by commit, parent, objects, compiler and this code.
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+source "$(dirname "$0")/lib.sh"
+
+ARCHES_FILE=${ARCHES_FILE:-$WS_ROOT/scripts/arches}
+XSRC=$WORKDIR/cross-src
+XOUT=$WORKDIR/cross
+XCACHE=$WORKDIR/cross-cache
+SMOKE_OUT=${SMOKE_OUT:-$WORKDIR/build/smoke}
+CROSS_MAX_OBJS=${CROSS_MAX_OBJS:-16}
+JOBS=${JOBS:-$(nproc)}
+DIAG_PY=$WS_ROOT/scripts/cross_diag.py
+export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
+
+declare -A A_ARCH=() A_PREFIX=() A_SET=() A_CONFIG=() A_DIR=() A_LINE=()
+declare -a A_NAMES=()
+
+# load_arches: scripts/arches into the A_* tables; a malformed line stops
+# the run, naming it.
+load_arches() {
+	local name arch prefix pkg set config n=0 line
+	while IFS= read -r line || [[ -n $line ]]; do
+		n=$((n + 1))
+		[[ -z $line || $line == \#* ]] && continue
+		IFS=$'\t' read -r name arch prefix pkg set config <<<"$line"
+		[[ -n $config && $set =~ ^(rep|own|none)$ ]] ||
+			die "scripts/arches line $n: want 6 tab-separated fields with set rep, own or none: '$line'"
+		A_NAMES+=("$name")
+		A_ARCH[$name]=$arch A_PREFIX[$name]=${prefix#-} A_SET[$name]=$set
+		A_CONFIG[$name]=$config A_LINE[$name]=$line
+		case $arch in
+		x86_64 | i386) A_DIR[$name]=x86 ;;
+		sparc64 | sparc32) A_DIR[$name]=sparc ;;
+		-) A_DIR[$name]=$name ;;
+		*) A_DIR[$name]=$arch ;;
+		esac
+		: "$pkg"
+	done <"$ARCHES_FILE"
+}
+
+# touched_files SHA: what the commit adds or changes (not what it deletes).
+touched_files() {
+	git_tree diff-tree --no-commit-id --name-only -r --diff-filter=AMR "$1"
+}
+
+# kernel_code FILE: FILE is compiled into some kernel (not documentation,
+# tools, scripts or the selftests).
+kernel_code() {
+	case $1 in
+	Documentation/* | tools/* | scripts/* | samples/* | LICENSES/* | usr/*) return 1 ;;
+	*.c | *.h | *.S | */Makefile | Makefile | */Kbuild | */Kconfig*) return 0 ;;
+	*) return 1 ;;
+	esac
+}
+
+# arches_of SHA: the architectures the commit concerns, one a line, as
+# "name" or "-name reason" for one that is not covered.
+arches_of() {
+	local f d name generic=0 found
+	local -A dirs=() seen=()
+	while IFS= read -r f; do
+		if [[ -z $f ]] || ! kernel_code "$f"; then continue; fi
+		if [[ $f == arch/* ]]; then
+			d=${f#arch/}
+			dirs[${d%%/*}]=1
+		else
+			generic=1
+		fi
+	done < <(touched_files "$1")
+	for name in "${A_NAMES[@]}"; do
+		if [[ ${A_SET[$name]} == rep && $generic == 1 ]] || [[ -n ${dirs[${A_DIR[$name]}]:-} ]]; then
+			seen[${A_DIR[$name]}]=1
+			if [[ ${A_SET[$name]} == none ]]; then
+				printf -- '-%s %s\n' "$name" "${A_CONFIG[$name]}"
+			else
+				echo "$name"
+			fi
+		fi
+	done
+	for d in "${!dirs[@]}"; do
+		found=${seen[$d]:-}
+		[[ -n $found ]] || printf -- '-%s not in scripts/arches, so never compiled\n' "$d"
+	done | LC_ALL=C sort
+}
+
+# header_regex HEADER: what a .cmd dependency line of a file that includes
+# HEADER ends with.  An architecture's asm/ header stands for every
+# architecture's: objects outside arch/ include it as <asm/...>.
+header_regex() {
+	local h=$1 base
+	case $h in
+	arch/*/include/uapi/asm/* | arch/*/include/asm/*)
+		base=${h##*/asm/}
+		printf '/(asm|asm-generic)/%s( \\\\)?$' "${base//./\\.}"
+		;;
+	*) printf '/%s( \\\\)?$' "${h//./\\.}" ;;
+	esac
+}
+
+# dependents HEADER DIR: the objects of the smoke build that include
+# HEADER, outside arch/ (or in arch/DIR/), one a line, sorted.
+dependents() {
+	local h=$1 d=$2 rc=0 list
+	[[ -d $SMOKE_OUT ]] || return 0
+	list=$(cd "$SMOKE_OUT" && grep -rlE --include='.*.o.cmd' "$(header_regex "$h")" .) || rc=$?
+	((rc <= 1)) || { warn "grep in $SMOKE_OUT failed"; return 1; }
+	[[ -n $list ]] || return 0
+	sed -E 's#^\./##; s#(^|/)\.([^/]+)\.o\.cmd$#\1\2.o#' <<<"$list" |
+		grep -vE '(^(scripts|tools|usr)/|\.mod\.o$|^vmlinux)' |
+		grep -E "^(arch/$d/|[^a])|^a[^r]" | LC_ALL=C sort -u || true
+}
+
+# direct_includers SHA HEADER DIR: files of arch/DIR/kernel/ and mm/ that
+# include HEADER by name (the architecture's own users of a header; not
+# its platform directories, which its defconfig mostly leaves out).
+direct_includers() {
+	local sha=$1 h=$2 d=$3 name rc=0 list
+	case $h in
+	*/include/uapi/*) name=${h#*/include/uapi/} ;;
+	*/include/*) name=${h#*/include/} ;;
+	include/*) name=${h#include/} ;;
+	*) return 0 ;;
+	esac
+	list=$(git_tree grep -l -F "#include <$name>" "$sha" -- "arch/$d/kernel/*.c" "arch/$d/mm/*.c") || rc=$?
+	((rc <= 1)) || { warn "git grep in ${sha:0:12} failed"; return 1; }
+	[[ -z $list ]] || sed -E "s#^$sha:##; s#\\.c\$#.o#" <<<"$list" | head -n 4
+}
+
+# sample N: N lines of standard input, evenly spaced, in order.
+sample() {
+	awk -v k="$1" '{ l[NR] = $0 } END {
+		if (NR <= k) { for (i = 1; i <= NR; i++) print l[i]; exit }
+		for (i = 0; i < k; i++) print l[int(i * NR / k) + 1]
+	}'
+}
+
+# plan SHA NAME FILE: the objects to compile for architecture NAME into
+# FILE; prints how they were chosen.
+plan() {
+	local sha=$1 name=$2 file=$3 d=${A_DIR[$2]} f n left nh=0 total=0
+	local -a own=() headers=()
+	while IFS= read -r f; do
+		if [[ -z $f ]] || ! kernel_code "$f"; then continue; fi
+		[[ $f != arch/* || $f == arch/$d/* ]] || continue
+		case $f in
+		*.c | *.S) own+=("${f%.*}.o") ;;
+		*.h) headers+=("$f") ;;
+		esac
+	done < <(touched_files "$sha")
+	printf '%s\n' "${own[@]}" >"$file.own"
+	: >"$file.deps"
+	for f in "${headers[@]}"; do
+		dependents "$f" "$d" >>"$file.deps" || return 1
+		direct_includers "$sha" "$f" "$d" >>"$file.own" || return 1
+	done
+	LC_ALL=C sort -u "$file.deps" -o "$file.deps"
+	total=$(grep -c . "$file.deps" || true)
+	n=$(LC_ALL=C sort -u "$file.own" | grep -c . || true)
+	left=$((CROSS_MAX_OBJS - n))
+	((left >= 4)) || left=4
+	{
+		grep . "$file.own" | LC_ALL=C sort -u
+		grep -vxF -f "$file.own" "$file.deps" | sample "$left" || true
+	} | grep . | LC_ALL=C sort -u >"$file" || true
+	nh=$(($(grep -c . "$file" || true) - n))
+	rm -f "$file.own" "$file.deps"
+	if ((${#headers[@]})); then
+		printf '%d objects: %d of its files, %d of the %d that include its headers' \
+			$((n + nh)) "$n" "$nh" "$total"
+	else
+		printf '%d objects' "$n"
+	fi
+}
+
+checkout_xsrc() {
+	local sha=$1
+	if [[ -d $XSRC ]] && ! git -C "$XSRC" rev-parse -q --git-dir >/dev/null 2>&1; then
+		rm -rf "$XSRC" || return 1
+	fi
+	git_tree worktree prune || return 1
+	[[ -d $XSRC ]] || git_tree worktree add -q --detach "$XSRC" "$sha" || return 1
+	clear_stale_git_locks "$XSRC" || return 1
+	git -C "$XSRC" checkout -q -f --detach "$sha" && git -C "$XSRC" clean -fdxq
+}
+
+# xmake NAME ARGS...: make in the cross worktree for architecture NAME.
+xmake() {
+	local name=$1 prefix=${A_PREFIX[$1]}
+	shift
+	make -C "$XSRC" O="$XOUT/$name" ARCH="${A_ARCH[$name]}" ${prefix:+CROSS_COMPILE=$prefix} \
+		CC="ccache ${prefix}gcc" HOSTCC="ccache gcc" "$@"
+}
+
+# prepare_out NAME LOG: the architecture's O= directory, configured once.
+prepare_out() {
+	local name=$1 log=$2
+	[[ -f $XOUT/$name/.config ]] && return 0
+	mkdir -p "$XOUT/$name"
+	progress cross "  $name: make ${A_CONFIG[$name]} in $XOUT/$name"
+	xmake "$name" "${A_CONFIG[$name]}" >>"$log" 2>&1 || {
+		rm -f "$XOUT/$name/.config"
+		return 1
+	}
+}
+
+# selected NAME OBJ: OBJ's directory's Makefile does not leave it out of
+# the architecture's config: a line that names it is obj-y (or a
+# composite's), or its option is set in $XOUT/NAME/.config.  An object no
+# line names (built through a variable) counts as selected.
+selected() {
+	local name=$1 obj=$2 mk opts o
+	mk=$XSRC/${obj%/*}/Makefile
+	[[ -f $mk ]] || mk=$XSRC/${obj%/*}/Kbuild
+	[[ -f $mk ]] || return 0
+	opts=$(awk -v o="${obj##*/}" '
+		/\\$/ { line = line substr($0, 1, length($0) - 1) " "; next }
+		{ line = line $0
+		  n = split(line, w, /[ \t]+/)
+		  for (i = 2; i <= n; i++) if (w[i] == o) {
+			  if (match(w[1], /\$\(CONFIG_[A-Za-z0-9_]+\)/)) print substr(w[1], RSTART + 2, RLENGTH - 3)
+			  else print "y"
+			  break
+		  }
+		  line = "" }' "$mk") || return 0
+	[[ -n $opts ]] || return 0
+	for o in $opts; do
+		[[ $o == y ]] && return 0
+		grep -qE "^$o=[ym]" "$XOUT/$name/.config" && return 0
+	done
+	return 1
+}
+
+# compile NAME OBJLIST LOG: compile the objects of OBJLIST whose source
+# exists in the worktree and that the architecture's config builds, each
+# again even if make thinks it is up to date (ccache answers an unchanged
+# one, with its warnings).  make's status.  The objects left out are listed
+# in LOG.
+compile() {
+	local name=$1 list=$2 log=$3 o
+	local -a objs=()
+	prepare_out "$name" "$log" || return 1
+	while IFS= read -r o; do
+		[[ -e $XSRC/${o%.o}.c || -e $XSRC/${o%.o}.S ]] || continue
+		if ! selected "$name" "$o"; then
+			echo "cross.sh: $o: not built by ${A_CONFIG[$name]}, left out" >>"$log"
+			continue
+		fi
+		objs+=("$o")
+		rm -f "$XOUT/$name/$o"
+	done <"$list"
+	((${#objs[@]})) || return 0
+	xmake "$name" -k -j"$JOBS" "${objs[@]}" >>"$log" 2>&1
+}
+
+cc_of() {
+	"${A_PREFIX[$1]}gcc" --version 2>/dev/null | sed -n 1p
+}
+
+# cell_key SHA PARENT NAME OBJLIST: what a cell's result is a function of.
+cell_key() {
+	{
+		echo "$1 $2"
+		printf '%s\n' "${A_LINE[$3]}"
+		cc_of "$3"
+		cat "$4"
+		shfmt -mn "$WS_ROOT/scripts/cross.sh" 2>/dev/null || cat "$WS_ROOT/scripts/cross.sh"
+		cat "$DIAG_PY"
+	} | sha256sum | cut -c1-16
+}
+
+# judge NAME DIR: the cell's "status detail" from DIR's commit.log and, when
+# it was needed, parent.log (the new messages go to DIR/new.txt).
+judge() {
+	local name=$1 dir=$2 new nerr nwarn first msgs old
+	if [[ ! -f $dir/parent.log ]]; then
+		if [[ $(cat "$dir/commit.rc") != 0 ]]; then
+			echo "fail make failed without a compiler message: $(tail -n1 "$dir/commit.log")"
+		else
+			echo "pass no errors or warnings"
+		fi
+		return 0
+	fi
+	new=$("$DIAG_PY" new "$XSRC" "$dir/commit.log" "$XSRC" "$dir/parent.log") || return 1
+	printf '%s\n' "$new" | grep . >"$dir/new.txt" || true
+	nerr=$(grep -c '^error' "$dir/new.txt" || true)
+	nwarn=$(grep -c '^warning' "$dir/new.txt" || true)
+	first=$(head -n1 "$dir/new.txt" | tr '\t' ' ')
+	if ((nerr > 0)); then
+		echo "fail $nerr new error(s) against the parent: $first"
+		return 0
+	elif ((nwarn > 0)); then
+		echo "warn $nwarn new warning(s) against the parent: $first"
+		return 0
+	fi
+	msgs=$("$DIAG_PY" list "$XSRC" "$dir/commit.log") || return 1
+	old=$("$DIAG_PY" list "$XSRC" "$dir/parent.log") || return 1
+	if [[ $(cat "$dir/commit.rc") != 0 ]] && ! grep -q '^error' <<<"$msgs"; then
+		echo "fail make failed without a compiler message: $(tail -n1 "$dir/commit.log")"
+	else
+		local broken
+		broken=$(grep '^error' <<<"$old" | cut -f2 | cut -d: -f1 | LC_ALL=C sort -u | xargs)
+		echo "pass no new errors or warnings (the parent has the same $(grep -c . <<<"$old" || true)${broken:+; with errors at the parent too, so not built by this config: $broken})"
+	fi
+}
+
+# cross_commit NAME IDX N SHA SUBJECT: every architecture of one commit.
+cross_commit() {
+	local series=$1 idx=$2 n=$3 sha=$4 subj=$5 parent line name t0 dir rc msgs
+	local -a lines=() todo=() again=()
+	local -A desc=() secs=() cell=()
+	parent=$(git_tree rev-parse "$sha^") || return 1
+	capture lines arches_of "$sha"
+	clear_cells "$series" "$idx" cross || return 1
+	if ((${#lines[@]} == 0)); then
+		progress cross "$series [$idx/$n] ${sha:0:12} $subj: no kernel code"
+		record "$series" "$idx" "$sha" "$subj" cross skip 0 "nothing to compile: the commit changes no kernel code" "" ""
+		return 0
+	fi
+	progress cross "$series [$idx/$n] ${sha:0:12} $subj: $(printf '%s\n' "${lines[@]}" | cut -d' ' -f1 | xargs)"
+	mkdir -p "$XCACHE/plans"
+	for line in "${lines[@]}"; do
+		name=${line%% *}
+		if [[ $name == -* ]]; then
+			record "$series" "$idx" "$sha" "$subj" cross skip 0 "not covered: ${line#* }" "" "${name#-}"
+			continue
+		fi
+		desc[$name]=$(plan "$sha" "$name" "$XCACHE/plans/$name") || return 1
+		dir=$XCACHE/$name/$sha-$(cell_key "$sha" "$parent" "$name" "$XCACHE/plans/$name")
+		cell[$name]=$dir
+		if [[ -f $dir/result ]]; then
+			record_cell "$series" "$idx" "$sha" "$subj" "$name" "$dir" "${desc[$name]}" " (cached)"
+			continue
+		fi
+		rm -rf "$dir.tmp" && mkdir -p "$dir.tmp" || return 1
+		cp "$XCACHE/plans/$name" "$dir.tmp/objects" || return 1
+		todo+=("$name")
+	done
+	((${#todo[@]})) || return 0
+	checkout_xsrc "$sha" || { warn "cannot check out ${sha:0:12} in $XSRC"; return 1; }
+	for name in "${todo[@]}"; do
+		dir=${cell[$name]}.tmp
+		t0=$(now)
+		progress cross "  $name: ${desc[$name]}"
+		rc=0
+		compile "$name" "$dir/objects" "$dir/commit.log" || rc=$?
+		echo "$rc" >"$dir/commit.rc" || return 1
+		secs[$name]=$(($(now) - t0))
+		msgs=$("$DIAG_PY" list "$XSRC" "$dir/commit.log") || return 1
+		if [[ $rc != 0 || -n $msgs ]]; then
+			again+=("$name")
+		fi
+	done
+	if ((${#again[@]})); then
+		checkout_xsrc "$parent" || { warn "cannot check out ${parent:0:12} in $XSRC"; return 1; }
+		for name in "${again[@]}"; do
+			dir=${cell[$name]}.tmp
+			t0=$(now)
+			progress cross "  $name: the parent ${parent:0:12}, for its messages"
+			compile "$name" "$dir/objects" "$dir/parent.log" || true
+			secs[$name]=$((secs[$name] + $(now) - t0))
+		done
+	fi
+	for name in "${todo[@]}"; do
+		dir=${cell[$name]}
+		line=$(judge "$name" "$dir.tmp") || return 1
+		printf '%s %s %s\n' "${line%% *}" "${secs[$name]}" "${line#* }" >"$dir.tmp/result" || return 1
+		rm -rf "$dir" && mv "$dir.tmp" "$dir" || return 1
+		record_cell "$series" "$idx" "$sha" "$subj" "$name" "$dir" "${desc[$name]}" ""
+	done
+}
+
+# record_cell SERIES IDX SHA SUBJ NAME DIR DESC CACHED: one cell's row.
+record_cell() {
+	local status secs detail log=$6/commit.log
+	read -r status secs detail <"$6/result"
+	[[ ! -s $6/new.txt ]] || log=$6/new.txt
+	printf '  %-8s %s: %s%s\n' "$5" "$status" "$detail" "$8"
+	record "$1" "$2" "$3" "$4" cross "$status" "$secs" "$7; $detail${8:+, cached}" "$log" "$5"
+	bench cross "$1/$2 $5${8}" "$secs"
+}
+
+cross_series() {
+	local name=$1 idx sha subj rc=0 row n
+	local -a rows
+	capture rows series_commits "$name"
+	n=$((${#rows[@]} - 1))
+	for row in "${rows[@]:1}"; do
+		read -r idx sha subj <<<"$row"
+		cross_commit "$name" "$idx" "$n" "$sha" "$subj" || {
+			warn "$name [$idx/$n]: the workspace could not cross-compile ${sha:0:12}"
+			rc=1
+		}
+	done
+	return $rc
+}
+
+cmd_series() {
+	require_tree
+	take_lock
+	load_arches
+	[[ -d $SMOKE_OUT ]] ||
+		warn "no smoke build in $SMOKE_OUT yet (make bisect-build): headers are compiled through their direct users only"
+	local s rc=0
+	local -a selected
+	capture selected selected_series
+	for s in "${selected[@]}"; do
+		cross_series "$s" || rc=1
+	done
+	return $rc
+}
+
+case ${1:-series} in
+series) cmd_series ;;
+*) die "usage: cross.sh series" ;;
+esac
