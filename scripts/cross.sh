@@ -32,7 +32,7 @@ JOBS=${JOBS:-$(nproc)}
 DIAG_PY=$WS_ROOT/scripts/cross_diag.py
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
 
-declare -A A_ARCH=() A_PREFIX=() A_SET=() A_CONFIG=() A_DIR=() A_LINE=()
+declare -A A_ARCH=() A_PKG=() A_PREFIX=() A_SET=() A_CONFIG=() A_DIR=() A_LINE=()
 declare -a A_NAMES=()
 
 # load_arches: scripts/arches into the A_* tables; a malformed line stops
@@ -44,17 +44,16 @@ load_arches() {
 		[[ -z $line || $line == \#* ]] && continue
 		IFS=$'\t' read -r name arch prefix pkg set config <<<"$line"
 		[[ -n $config && $set =~ ^(rep|own|none)$ ]] ||
-			die "scripts/arches line $n: want 6 tab-separated fields with set rep, own or none: '$line'"
+			die "${ARCHES_FILE#"$WS_ROOT"/} line $n: want 6 tab-separated fields with set rep, own or none: '$line'"
 		A_NAMES+=("$name")
 		A_ARCH[$name]=$arch A_PREFIX[$name]=${prefix#-} A_SET[$name]=$set
-		A_CONFIG[$name]=$config A_LINE[$name]=$line
+		A_CONFIG[$name]=$config A_LINE[$name]=$line A_PKG[$name]=$pkg
 		case $arch in
 		x86_64 | i386) A_DIR[$name]=x86 ;;
 		sparc64 | sparc32) A_DIR[$name]=sparc ;;
 		-) A_DIR[$name]=$name ;;
 		*) A_DIR[$name]=$arch ;;
 		esac
-		: "$pkg"
 	done <"$ARCHES_FILE"
 }
 
@@ -258,6 +257,7 @@ selected() {
 compile() {
 	local name=$1 list=$2 log=$3 o
 	local -a objs=()
+	: >>"$log" || return 1
 	prepare_out "$name" "$log" || return 1
 	while IFS= read -r o; do
 		[[ -e $XSRC/${o%.o}.c || -e $XSRC/${o%.o}.S ]] || continue
@@ -292,6 +292,11 @@ cell_key() {
 # it was needed, parent.log (the new messages go to DIR/new.txt).
 judge() {
 	local name=$1 dir=$2 new nerr nwarn first msgs old
+	msgs=$("$DIAG_PY" list "$XSRC" "$dir/commit.log") || return 1
+	if grep -q '^tool' <<<"$msgs"; then
+		echo "fail the compile could not run: $(grep -m1 '^tool' <<<"$msgs" | cut -f2)"
+		return 0
+	fi
 	if [[ ! -f $dir/parent.log ]]; then
 		if [[ $(cat "$dir/commit.rc") != 0 ]]; then
 			echo "fail make failed without a compiler message: $(tail -n1 "$dir/commit.log")"
@@ -312,7 +317,6 @@ judge() {
 		echo "warn $nwarn new warning(s) against the parent: $first"
 		return 0
 	fi
-	msgs=$("$DIAG_PY" list "$XSRC" "$dir/commit.log") || return 1
 	old=$("$DIAG_PY" list "$XSRC" "$dir/parent.log") || return 1
 	if [[ $(cat "$dir/commit.rc") != 0 ]] && ! grep -q '^error' <<<"$msgs"; then
 		echo "fail make failed without a compiler message: $(tail -n1 "$dir/commit.log")"
@@ -344,10 +348,17 @@ cross_commit() {
 			record "$series" "$idx" "$sha" "$subj" cross skip 0 "not covered: ${line#* }" "" "${name#-}"
 			continue
 		fi
+		if ! command -v "${A_PREFIX[$name]}gcc" >/dev/null; then
+			record "$series" "$idx" "$sha" "$subj" cross fail 0 \
+				"no ${A_PREFIX[$name]}gcc on this machine: install ${A_PKG[$name]} (make deps)" "" "$name"
+			continue
+		fi
 		desc[$name]=$(plan "$sha" "$name" "$XCACHE/plans/$name") || return 1
 		dir=$XCACHE/$name/$sha-$(cell_key "$sha" "$parent" "$name" "$XCACHE/plans/$name")
 		cell[$name]=$dir
-		if [[ -f $dir/result ]]; then
+		# Only a pass or a warn is taken from the cache: a failure may come
+		# from the machine (a compiler missing) and is cheap to confirm.
+		if [[ -f $dir/result ]] && grep -qE '^(pass|warn) ' "$dir/result"; then
 			record_cell "$series" "$idx" "$sha" "$subj" "$name" "$dir" "${desc[$name]}" " (cached)"
 			continue
 		fi

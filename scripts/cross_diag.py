@@ -5,10 +5,11 @@ and those a commit adds against its parent (scripts/cross.sh).
 
   cross_diag.py list SRC LOG
         One "kind<TAB>file: message" line per diagnostic of LOG, in order:
-        kind is "error" or "warning"; the file's line and column are taken
+        kind is "error", "warning" or "tool"; the file's line and column are taken
         out (so that moved code is not new) and so is SRC, the worktree the
         build ran in.  make's own "No rule to make target" is an error of
-        the target it names; make's "Error N" lines, which only repeat that
+        the target it names; an error of a tool without a line ("cc1:
+        fatal error: ...") is of kind "tool": the compile could not run; make's "Error N" lines, which only repeat that
         something failed, are not listed.
   cross_diag.py new SRC LOG PARENT_SRC PARENT_LOG
         The diagnostics of LOG that PARENT_LOG does not have, counted as a
@@ -20,6 +21,7 @@ import re
 import sys
 
 LOC_RE = re.compile(r"^(\S+?):\d+(?::\d+)?: (fatal error|error|warning): (.*)$")
+TOOL_RE = re.compile(r"^(\S+): (fatal error|error): (.*)$")
 NORULE_RE = re.compile(r"No rule to make target '([^']+)'(?:, needed by '([^']+)')?")
 KINDS = {"fatal error": "error", "error": "error", "warning": "warning"}
 
@@ -36,6 +38,10 @@ def diagnostics(src, path):
             m = LOC_RE.match(line)
             if m:
                 out.append(f"{KINDS[m.group(2)]}\t{m.group(1)}: {m.group(3)}")
+                continue
+            m = TOOL_RE.match(line)
+            if m and not line.startswith("make"):
+                out.append(f"tool\t{m.group(1)}: {m.group(3)}")
                 continue
             m = NORULE_RE.search(line)
             if m and line.startswith("make"):

@@ -1,0 +1,140 @@
+#!/usr/bin/env bats
+# make cross-compile (scripts/cross.sh) on the fixture kernel, with a fixture
+# architecture table and fake cross compilers (tests/fixtures/fake-cross-gcc).
+
+load helpers
+
+setup() {
+	setup_workspace
+	local bin=$BATS_TEST_TMPDIR/bin
+	mkdir -p "$bin"
+	ln -s "$FIXTURES/fake-cross-gcc" "$bin/fixarm-linux-gnu-gcc"
+	ln -s "$FIXTURES/fake-cross-gcc" "$bin/fixown-linux-gnu-gcc"
+	export PATH=$bin:$PATH
+	export ARCHES_FILE=$BATS_TEST_TMPDIR/arches
+	export SMOKE_OUT=$BATS_TEST_TMPDIR/smoke
+	printf '%s\t%s\t%s\t%s\t%s\t%s\n' \
+		x86_64 x86_64 - gcc rep defconfig \
+		fixarm fixarm fixarm-linux-gnu- gcc-fixarm rep defconfig \
+		fixown fixown fixown-linux-gnu- gcc-fixown own own_defconfig \
+		nocc - - - none "Debian has no cross compiler for nocc" >"$ARCHES_FILE"
+	run ws import.sh
+	[ "$status" -eq 0 ]
+}
+
+# cross_row INDEX ARCH: "status detail" of one cross cell of series one.
+cross_row() {
+	awk -F'\t' -v i="$1" -v a="$2" '$1 == "one" && $2 == i && $5 == "cross" && $10 == a { print $6 " " $8 }' \
+		"$WORKDIR/report/results.tsv"
+}
+
+@test "cross-compile: generic code on the representative set, arch/<dir>/ on its own, and no compiler is not covered" {
+	make_series one linux-source \
+		"lib/a.c:int lib_a(void) { return 0; }:fixture: generic code" \
+		"arch/fixown/k.c:int own_k(void) { return 0; }:fixown: its own code" \
+		"arch/nocc/x.c:int nocc_x;:nocc: code no compiler here builds" \
+		"Documentation/x.rst:text:docs: only prose"
+	ws apply.sh
+	run ws cross.sh series
+	[ "$status" -eq 0 ]
+	[[ $(cross_row 1 x86_64) == "pass 1 objects; no errors or warnings" ]]
+	[[ $(cross_row 1 fixarm) == "pass 1 objects; no errors or warnings" ]]
+	[ -z "$(cross_row 1 fixown)" ]
+	[[ $(cross_row 2 fixown) == pass* ]]
+	[ -z "$(cross_row 2 x86_64)" ]
+	[ -f "$WORKDIR/cross/fixown/arch/fixown/k.o" ]
+	# The architecture's own config made its O= directory.
+	grep -qx CONFIG_ARCH_fixown=y "$WORKDIR/cross/fixown/.config"
+	[[ $(cross_row 3 nocc) == "skip not covered: Debian has no cross compiler for nocc" ]]
+	[[ $(cross_row 4 "") == "skip nothing to compile: the commit changes no kernel code" ]]
+	run ws matrix.sh
+	[ "$status" -eq 0 ]
+	[[ $output == *"one, cross-compiled by architecture"* ]]
+	echo "$output" | grep -E '^3 +- +- +- +n/c'
+	echo "$output" | grep -E '^1 +pass +pass +- +-'
+}
+
+@test "cross-compile: a new error on one architecture fails that cell, naming it; the others pass" {
+	make_series one linux-source \
+		"lib/a.c:int lib_a(void) { return 0; }:fixture: generic code" \
+		"lib/a.c:int BREAKS_FIXARM_ZERO(void); int lib_a(void) { return BREAKS_FIXARM_ZERO(); }:fixture: breaks fixarm"
+	ws apply.sh
+	run ws cross.sh series
+	[ "$status" -eq 0 ]
+	[[ $(cross_row 2 x86_64) == pass* ]]
+	[[ $(cross_row 2 fixarm) == "fail 1 objects; 1 new error(s) against the parent: error lib/a.c: this does not build on fixarm" ]]
+	# The cell's evidence is the list of new messages.
+	log=$(awk -F'\t' '$2 == 2 && $10 == "fixarm" { print $9 }' "$WORKDIR/report/results.tsv")
+	grep -q 'lib/a.c: this does not build on fixarm' "$log"
+	run ws matrix.sh
+	[ "$status" -eq 1 ]
+	[[ $output == *"one 2 "*" cross fixarm: fail: 1 objects; 1 new error(s)"* ]]
+}
+
+@test "cross-compile: a warning the parent has too passes, a new one warns, an error at both does not fail" {
+	make_series one linux-source \
+		"lib/a.c:int lib_a(void) { return 0; } /* WARNS_FIXARM */:fixture: warns on fixarm" \
+		"lib/a.c:int lib_a(void) { return 1; } /* WARNS_FIXARM */:fixture: still warns" \
+		"lib/b.c:int b; /* BREAKS_FIXARM */:fixture: b.c does not build on fixarm" \
+		"lib/b.c:int b = 1; /* BREAKS_FIXARM */:fixture: b.c still does not"
+	ws apply.sh
+	run ws cross.sh series
+	[ "$status" -eq 0 ]
+	[[ $(cross_row 1 fixarm) == "warn 1 objects; 1 new warning(s) against the parent: warning lib/a.c: this warns on fixarm [-Wfixture]" ]]
+	[[ $(cross_row 2 fixarm) == "pass 1 objects; no new errors or warnings (the parent has the same 1)" ]]
+	[[ $(cross_row 3 fixarm) == fail* ]]
+	[[ $(cross_row 4 fixarm) == *"with errors at the parent too, so not built by this config: lib/b.c"* ]]
+	[[ $(cross_row 4 fixarm) == pass* ]]
+}
+
+@test "cross-compile: a header is compiled through a capped sample of the objects that include it, and says how many" {
+	local users=() i
+	for i in 1 2 3 4 5 6 7 8; do users+=("u/u$i.c:#include \"../include/fix.h\":fixture: user $i"); done
+	make_series one linux-source "include/fix.h:extern int fix;:fixture: a header" "${users[@]}" \
+		"include/fix.h:extern int fix; extern int fix2;:fixture: the header changes"
+	ws apply.sh
+	# What the smoke build's .cmd files say includes the header.
+	for i in 1 2 3 4 5 6 7 8; do
+		mkdir -p "$SMOKE_OUT/u"
+		printf 'deps_u/u%s.o := \\\n  /somewhere/src/include/fix.h \\\n' "$i" >"$SMOKE_OUT/u/.u$i.o.cmd"
+	done
+	CROSS_MAX_OBJS=4 run ws cross.sh series
+	[ "$status" -eq 0 ]
+	[[ $(cross_row 10 fixarm) == "pass 4 objects: 0 of its files, 4 of the 8 that include its headers; no errors or warnings" ]]
+	# Evenly spaced, the same every time.
+	sha=$(tree rev-parse one)
+	[ "$(cat "$WORKDIR/cross-cache/fixarm/$sha-"*/objects | xargs)" = "u/u1.o u/u3.o u/u5.o u/u7.o" ]
+}
+
+@test "cross-compile: a second run takes every cell from the cache, and a changed commit compiles again" {
+	make_series one linux-source "lib/a.c:int lib_a(void) { return 0; }:fixture: generic code"
+	ws apply.sh
+	run ws cross.sh series
+	[ "$status" -eq 0 ]
+	run ws cross.sh series
+	[ "$status" -eq 0 ]
+	[[ $output == *"x86_64   pass: no errors or warnings (cached)"* ]]
+	[[ $output != *"x86_64: 1 objects"* ]]
+	[[ $(cross_row 1 x86_64) == *", cached" ]]
+	# The same rows, not more.
+	[ "$(awk -F'\t' '$5 == "cross"' "$WORKDIR/report/results.tsv" | wc -l)" -eq 2 ]
+}
+
+@test "cross-compile: a malformed line of the architecture table stops the run, naming the line" {
+	make_series one linux-source "lib/a.c:int lib_a(void) { return 0; }:fixture: generic code"
+	ws apply.sh
+	printf 'broken\tline\n' >>"$ARCHES_FILE"
+	run ws cross.sh series
+	[ "$status" -ne 0 ]
+	[[ $output == *"arches line 5: want 6 tab-separated fields"* ]]
+}
+
+@test "cross-compile: an architecture whose compiler is missing fails, naming the package" {
+	make_series one linux-source "lib/a.c:int lib_a(void) { return 0; }:fixture: generic code"
+	ws apply.sh
+	printf 'gone\tgone\tgone-linux-gnu-\tgcc-gone-linux-gnu\trep\tdefconfig\n' >>"$ARCHES_FILE"
+	run ws cross.sh series
+	[ "$status" -eq 0 ]
+	[[ $(cross_row 1 gone) == "fail no gone-linux-gnu-gcc on this machine: install gcc-gone-linux-gnu (make deps)" ]]
+	[[ $(cross_row 1 x86_64) == pass* ]]
+}
