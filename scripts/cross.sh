@@ -2,7 +2,15 @@
 # cross.sh: compile what each commit touches on every architecture it
 # concerns (make cross-compile; part of the default make).
 #
-#   cross.sh series     every commit of each selected series ($SERIES)
+#   cross.sh series        every commit of each selected series ($SERIES)
+#   cross.sh heads         a full build (vmlinux, make -k) at the head of each
+#                          selected series, on every architecture the series
+#                          concerns; a head that fails is bisected (make cross)
+#   cross.sh bisect S A    the first commit of series S that does not build
+#                          on architecture A (make bisect)
+#   cross.sh step A        git bisect run's step: build the checked-out
+#                          commit of $WORKDIR/cross-src on A (0 good, 1 bad,
+#                          125 when it cannot be configured)
 #
 # The architectures are scripts/arches'.  A commit that changes arch/<dir>/
 # concerns that directory's architectures; one that changes generic code or
@@ -18,6 +26,11 @@
 # warning warns (scripts/cross_diag.py).  An architecture the commit
 # touches that has no cross compiler is a "skip" row that says why.
 # A cell is cached by commit, parent, objects, compiler and this code.
+#
+# The full builds use tinyconfig plus qemu/configs/cross.config, in
+# $WORKDIR/cross-full/<name>; a head that fails where the series' base
+# builds is bisected with git bisect run and this script's step, and the
+# row names the first bad commit and its first error, as 0-day does.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"
@@ -26,6 +39,8 @@ ARCHES_FILE=${ARCHES_FILE:-$WS_ROOT/scripts/arches}
 XSRC=$WORKDIR/cross-src
 XOUT=$WORKDIR/cross
 XCACHE=$WORKDIR/cross-cache
+XFULL=$WORKDIR/cross-full
+CROSS_FRAGMENT=${CROSS_FRAGMENT:-$WS_ROOT/qemu/configs/cross.config}
 SMOKE_OUT=${SMOKE_OUT:-$WORKDIR/build/smoke}
 CROSS_MAX_OBJS=${CROSS_MAX_OBJS:-16}
 JOBS=${JOBS:-$(nproc)}
@@ -425,22 +440,189 @@ cross_series() {
 	return $rc
 }
 
-cmd_series() {
+# fmake NAME ARGS...: make in the cross worktree into NAME's full-build O=.
+fmake() {
+	local name=$1 prefix=${A_PREFIX[$1]}
+	shift
+	make -C "$XSRC" O="$XFULL/$name" ARCH="${A_ARCH[$name]}" ${prefix:+CROSS_COMPILE=$prefix} \
+		CC="ccache ${prefix}gcc" HOSTCC="ccache gcc" "$@"
+}
+
+# full_build NAME LOG: tinyconfig + cross.config and make -k vmlinux of the
+# commit checked out in $XSRC.  0 builds, 1 does not, 2 cannot be configured.
+full_build() {
+	local name=$1 log=$2
+	mkdir -p "$XFULL/$name" || return 2
+	{
+		fmake "$name" tinyconfig &&
+			"$XSRC/scripts/kconfig/merge_config.sh" -m -O "$XFULL/$name" "$XFULL/$name/.config" "$CROSS_FRAGMENT" &&
+			fmake "$name" olddefconfig
+	} >>"$log" 2>&1 || return 2
+	fmake "$name" -k -j"$JOBS" vmlinux >>"$log" 2>&1 || return 1
+}
+
+# first_error LOG: the first compiler or linker error of a build log.
+first_error() {
+	local e
+	e=$("$DIAG_PY" list "$XSRC" "$1" | grep -m1 -E '^(error|tool)' | cut -f2) || true
+	[[ -n $e ]] || e=$(grep -m1 -E 'undefined reference|Error [0-9]+' "$1" || tail -n1 "$1")
+	printf '%s\n' "$e"
+}
+
+# series_arches NAME: the covered architectures any commit of the series
+# concerns, in scripts/arches order.
+series_arches() {
+	local sha line
+	local -A want=()
+	while read -r _ sha _; do
+		while read -r line; do
+			[[ -n $line && $line != -* ]] && want[$line]=1
+		done < <(arches_of "$sha")
+	done < <(series_commits "$1" | tail -n +2)
+	for line in "${A_NAMES[@]}"; do
+		[[ -z ${want[$line]:-} ]] || echo "$line"
+	done
+}
+
+# bisect_arch NAME BASE HEAD LOG: the first commit of BASE..HEAD that does
+# not build on NAME, by git bisect run in $XSRC; prints its sha.
+bisect_arch() {
+	local name=$1 base=$2 head=$3 log=$4 bad
+	git -C "$XSRC" bisect reset >/dev/null 2>&1 || true
+	{
+		git -C "$XSRC" bisect start "$head" "$base" &&
+			(cd "$XSRC" && git bisect run bash "$WS_ROOT/scripts/cross.sh" step "$name")
+	} >>"$log" 2>&1 || { git -C "$XSRC" bisect reset >/dev/null 2>&1; return 1; }
+	bad=$(git -C "$XSRC" rev-parse -q --verify refs/bisect/bad) || bad=""
+	git -C "$XSRC" bisect reset >/dev/null 2>&1 || true
+	[[ -n $bad ]] && echo "$bad"
+}
+
+# index_of NAME SHA: "idx/n subject" of a commit of the series.
+index_of() {
+	series_commits "$1" | awk -v s="$2" -v n="$(($(series_commits "$1" | wc -l) - 1))" \
+		'$2 == s { i = $1; $1 = ""; $2 = ""; sub(/^ +/, ""); print i "/" n " " $0 }'
+}
+
+# head_build SERIES NAME BASE HEAD IDX SUBJ: the full build of NAME at the
+# head, and the bisect when it fails; one row.
+head_build() {
+	local series=$1 name=$2 base=$3 head=$4 idx=$5 subj=$6 key dir t0 rc=0 detail status bad
+	key=$({
+		echo "$head"
+		printf '%s\n' "${A_LINE[$name]}"
+		cc_of "$name"
+		cat "$CROSS_FRAGMENT"
+		shfmt -mn "$WS_ROOT/scripts/cross.sh" 2>/dev/null || cat "$WS_ROOT/scripts/cross.sh"
+	} | sha256sum | cut -c1-16)
+	dir=$XCACHE/full/$name/$head-$key
+	if [[ -f $dir/result ]] && grep -qE '^(pass|warn) ' "$dir/result"; then
+		read -r status secs detail <"$dir/result"
+		printf '  %-8s %s: %s (cached)\n' "$name" "$status" "$detail"
+		record "$series" "$idx" "$head" "$subj" full-build "$status" "$secs" "$detail, cached" "$dir/build.log" "$name"
+		return 0
+	fi
+	rm -rf "$dir" && mkdir -p "$dir" || return 1
+	t0=$(now)
+	progress cross "  $name: make -k vmlinux (tinyconfig + cross.config)"
+	checkout_xsrc "$head" || return 1
+	full_build "$name" "$dir/build.log" || rc=$?
+	case $rc in
+	0) status=pass detail="vmlinux links (tinyconfig + cross.config)" ;;
+	2) status=fail detail="cannot configure: $(tail -n1 "$dir/build.log")" ;;
+	*)
+		status=fail detail="does not build: $(first_error "$dir/build.log")"
+		progress cross "  $name: the head fails; the base first, then git bisect run"
+		checkout_xsrc "$base" || return 1
+		if ! full_build "$name" "$dir/base.log"; then
+			status=warn detail="$detail; the base $(git_tree log -1 --format=%h "$base") does not build either: $(first_error "$dir/base.log")"
+		elif bad=$(bisect_arch "$name" "$base" "$head" "$dir/bisect.log"); then
+			detail="first bad commit: [$(index_of "$series" "$bad")] ${bad:0:12}: $(first_error "$XCACHE/bisect/$name/$bad.log")"
+		else
+			detail="$detail; git bisect run found no first bad commit (log: $dir/bisect.log)"
+		fi
+		;;
+	esac
+	printf '%s %s %s\n' "$status" $(($(now) - t0)) "$detail" >"$dir/result" || return 1
+	printf '  %-8s %s: %s\n' "$name" "$status" "$detail"
+	record "$series" "$idx" "$head" "$subj" full-build "$status" $(($(now) - t0)) "$detail" "$dir/build.log" "$name"
+	bench full-build "$series $name" $(($(now) - t0))
+	[[ $status != fail ]]
+}
+
+cmd_heads() {
 	require_tree
 	take_lock
 	load_arches
-	[[ -d $SMOKE_OUT ]] ||
-		warn "no smoke build in $SMOKE_OUT yet (make bisect-build): headers are compiled through their direct users only"
-	local s rc=0
-	local -a selected
+	local s rc=0 name base head idx subj
+	local -a selected arches rows
 	capture selected selected_series
 	for s in "${selected[@]}"; do
-		cross_series "$s" || rc=1
+		capture rows series_commits "$s"
+		read -r _ base _ <<<"${rows[0]}"
+		read -r idx head subj <<<"${rows[-1]}"
+		capture arches series_arches "$s"
+		progress cross "$s: full builds at the head ${head:0:12}: ${arches[*]}"
+		clear_cells "$s" "$idx" full-build || return 1
+		for name in "${arches[@]}"; do
+			head_build "$s" "$name" "$base" "$head" "$idx" "$subj" || rc=1
+		done
 	done
 	return $rc
 }
 
+# cmd_step NAME: one step of git bisect run, in $XSRC as it is checked out.
+cmd_step() {
+	local name=$1 sha log rc=0
+	load_arches
+	[[ -n ${A_ARCH[$name]:-} ]] || die "unknown architecture '$name' (scripts/arches)"
+	sha=$(git -C "$XSRC" rev-parse HEAD) || exit 125
+	log=$XCACHE/bisect/$name/$sha.log
+	mkdir -p "${log%/*}" && : >"$log" || exit 125
+	full_build "$name" "$log" || rc=$?
+	echo "bisect step: $name ${sha:0:12}: $([[ $rc == 0 ]] && echo builds || echo "does not build: $(first_error "$log")")"
+	case $rc in
+	0) exit 0 ;;
+	1) exit 1 ;;
+	*) exit 125 ;;
+	esac
+}
+
+# cmd_bisect SERIES NAME: make bisect.
+cmd_bisect() {
+	local series=$1 name=$2 base head bad log
+	require_tree
+	take_lock
+	load_arches
+	check_series "$series"
+	[[ -n ${A_ARCH[$name]:-} ]] ||
+		die "ARCH=$name is not an architecture of scripts/arches (they are: ${A_NAMES[*]})"
+	[[ ${A_SET[$name]} != none ]] || die "ARCH=$name is not covered: ${A_CONFIG[$name]}"
+	base=$(git_tree rev-parse "$(base_ref "$series")") || exit 1
+	head=$(git_tree rev-parse "refs/heads/$series") || exit 1
+	log=$XCACHE/bisect/$name/bisect-$series.log
+	mkdir -p "${log%/*}"
+	: >"$log"
+	progress bisect "$series on $name: the head ${head:0:12}"
+	checkout_xsrc "$head" || die "cannot check out ${head:0:12} in $XSRC"
+	if full_build "$name" "$log"; then
+		echo "the head of $series builds on $name: nothing to bisect"
+		return 0
+	fi
+	progress bisect "$series on $name: the head fails ($(first_error "$log")); the base ${base:0:12}"
+	checkout_xsrc "$base" || die "cannot check out ${base:0:12} in $XSRC"
+	full_build "$name" "$log" ||
+		die "the base of $series does not build on $name either ($(first_error "$log")): not the series' fault; log: $log"
+	progress bisect "$series on $name: git bisect run (log: $log)"
+	bad=$(bisect_arch "$name" "$base" "$head" "$log") || die "git bisect run found no first bad commit; log: $log"
+	printf 'first bad commit: %s [%s] %s\n  %s\n  log: %s\n' "$series" "$(index_of "$series" "$bad")" "${bad:0:12}" \
+		"$(first_error "$XCACHE/bisect/$name/$bad.log")" "$XCACHE/bisect/$name/$bad.log"
+}
+
 case ${1:-series} in
 series) cmd_series ;;
-*) die "usage: cross.sh series" ;;
+heads) cmd_heads ;;
+step) cmd_step "${2:?usage: cross.sh step ARCH}" ;;
+bisect) cmd_bisect "${2:?usage: cross.sh bisect SERIES ARCH}" "${3:?usage: cross.sh bisect SERIES ARCH}" ;;
+*) die "usage: cross.sh series | heads | bisect SERIES ARCH | step ARCH" ;;
 esac
