@@ -20,11 +20,14 @@ FRESH ?= 0
 
 export WORKDIR KVER SERIES CHECKS DEBUG CONFIG ACCEL BOOT_TIMEOUT TEST_TIMEOUT JOBS CHECK_JOBS FORCE E2E BENCH_BOOTS NO_DEPS FRESH
 export WS_ROOT := $(CURDIR)
+# The kernel builds set their own ARCH and CROSS_COMPILE (scripts/arches);
+# ones exported in the user's shell for other work must not reach them.
+unexport ARCH CROSS_COMPILE
 
 S := $(CURDIR)/scripts
 
 .DEFAULT_GOAL := all
-.PHONY: all deps import apply export check cocci-inventory bisect-build cross-compile boot-test matrix bench test help clean distclean
+.PHONY: all deps import apply export check cocci-inventory bisect-build cross-compile cross bisect boot-test matrix bench test help clean distclean
 
 all: ## deps, import, then apply, check, bisect-build, cross-compile and boot-test every series; the matrix
 	@bash $(S)/all.sh
@@ -52,6 +55,13 @@ bisect-build: deps ## build the base and every commit of $(SERIES) in order, wit
 
 cross-compile: deps ## compile what each commit of $(SERIES) touches on every architecture it concerns (scripts/arches)
 	@bash $(S)/cross.sh series
+
+cross: deps ## full builds (vmlinux) of each head of $(SERIES) on every architecture the series concern; a failing head is bisected
+	@bash $(S)/cross.sh heads
+
+bisect: deps ## the first commit of SERIES=<one series> that does not build on ARCH=<name in scripts/arches>
+	@test -n "$(SERIES)" -a -n "$(ARCH)" || { echo "usage: make bisect SERIES=<series> ARCH=<architecture> (see scripts/arches)" >&2; exit 2; }
+	@env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u ARCH bash $(S)/cross.sh bisect "$(SERIES)" "$(ARCH)"
 
 boot-test: deps ## boot every commit of $(SERIES) in QEMU; DEBUG=1 boots only the heads on the debug config
 	@if [ "$(origin DEBUG)" = "command line" ] && [ "$(DEBUG)" = 1 ]; then \
@@ -81,7 +91,8 @@ MBOX ?=
 export SEND MBOX
 .PHONY: send reroll trailers
 
-send: deps ## b4 prep and b4 send -o for $(SERIES): messages in $(WORKDIR)/outgoing/<name>-v<N>/, listed; SEND=1 sends them
+send: deps ## make cross, then b4 prep and b4 send -o for $(SERIES): messages in $(WORKDIR)/outgoing/<name>-v<N>/, listed; SEND=1 sends them
+	@bash $(S)/cross.sh heads || { echo "make send: a series head does not build on every architecture (make cross above); fix it first" >&2; exit 1; }
 	@bash $(S)/send.sh
 
 reroll: deps ## start v<N+1> of $(SERIES): bump series/<name>/version, range-diff against v<N> under "Changes in v<N+1>"
@@ -124,6 +135,7 @@ help: ## this text
 	@echo "  UAPI_GENERIC_ARCH check: the asm-generic architecture the uapi check also compiles generic headers for (arm64)"
 	@echo "  WS_LOCK_TIMEOUT seconds a second run waits for the workspace lock before giving up (3600)"
 	@echo "  CCACHE_DEPEND 1: ccache in depend mode, a miss is one compile (default); 0: preprocessor mode"
+	@echo "  ARCH          bisect: the architecture, a name from scripts/arches (only there: the kernel builds get their own)"
 	@echo "  CROSS_MAX_OBJS cross-compile: objects compiled per commit and architecture, at most (16; a commit's own files always)"
 	@echo "  FORCE         apply: 1 replaces a branch edited in the tree (kept as a backup ref)"
 	@echo "  BENCH_BOOTS   bench: boots of base and of head each, for the pty throughput ($(BENCH_BOOTS))"

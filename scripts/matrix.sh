@@ -9,7 +9,7 @@ set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
 # Canonical stage order; checks other than checkpatch sort in between.
-STAGE_ORDER="apply checkpatch @checks build cross boot boot-debug build-arm64 boot-arm64"
+STAGE_ORDER="apply checkpatch @checks build cross full-build boot boot-debug build-arm64 boot-arm64"
 
 # arch_order: the architectures of scripts/arches, in its order.
 arch_order() {

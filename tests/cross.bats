@@ -28,6 +28,12 @@ cross_row() {
 		"$WORKDIR/report/results.tsv"
 }
 
+# cross_row_stage INDEX ARCH STAGE: the same, for another stage.
+cross_row_stage() {
+	awk -F'\t' -v i="$1" -v a="$2" -v st="$3" '$1 == "one" && $2 == i && $5 == st && $10 == a { print $6 " " $8 }' \
+		"$WORKDIR/report/results.tsv"
+}
+
 @test "cross-compile: generic code on the representative set, arch/<dir>/ on its own, and no compiler is not covered" {
 	make_series one linux-source \
 		"lib/a.c:int lib_a(void) { return 0; }:fixture: generic code" \
@@ -137,4 +143,46 @@ cross_row() {
 	[ "$status" -eq 0 ]
 	[[ $(cross_row 1 gone) == "fail no gone-linux-gnu-gcc on this machine: install gcc-gone-linux-gnu (make deps)" ]]
 	[[ $(cross_row 1 x86_64) == pass* ]]
+}
+
+@test "cross: the head builds on every architecture the series concerns, or the failure is bisected to its commit" {
+	make_series one linux-source \
+		"lib/a.c:int lib_a(void) { return 0; }:fixture: generic code" \
+		"lib/b.c:int b; /* BREAKS_FIXARM */:fixture: breaks fixarm" \
+		"lib/c.c:int c;:fixture: more generic code" \
+		"arch/fixown/k.c:int own_k(void) { return 0; }:fixown: its own code"
+	ws apply.sh
+	run ws cross.sh heads
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ $(cross_row_stage 4 x86_64 full-build) == "pass vmlinux links (tinyconfig + cross.config)" ]]
+	[[ $(cross_row_stage 4 fixown full-build) == pass* ]]
+	# Like 0-day: the first bad commit and its first error.
+	[[ $(cross_row_stage 4 fixarm full-build) == "fail first bad commit: [2/4 fixture: breaks fixarm] $(tree rev-parse --short=12 one~2): lib/b.c: this does not build on fixarm" ]]
+	# The tree is left as it was: no bisect in progress.
+	[ ! -e "$(git -C "$WORKDIR/cross-src" rev-parse --git-path BISECT_LOG)" ]
+	run ws cross.sh bisect one fixarm
+	[ "$status" -eq 0 ]
+	[[ $output == *"first bad commit: one [2/4 fixture: breaks fixarm]"*"lib/b.c: this does not build on fixarm"* ]]
+	run ws cross.sh bisect one x86_64
+	[ "$status" -eq 0 ]
+	[[ $output == *"the head of one builds on x86_64: nothing to bisect"* ]]
+	run ws cross.sh bisect one nocc
+	[ "$status" -ne 0 ]
+	[[ $output == *"ARCH=nocc is not covered: Debian has no cross compiler for nocc"* ]]
+	run ws cross.sh bisect one sparc
+	[ "$status" -ne 0 ]
+	[[ $output == *"ARCH=sparc is not an architecture of"*"x86_64 fixarm fixown nocc"* ]]
+}
+
+@test "cross: a head that fails where the base fails too warns, and names the base" {
+	make_series one linux-source "lib/b.c:int b; /* BREAKS_FIXARM */:fixture: breaks fixarm"
+	ws apply.sh
+	# A series on top of one: its base already fails on fixarm.
+	make_series two one "lib/c.c:int c;:fixture: more"
+	ws apply.sh
+	SERIES=two run ws cross.sh heads
+	[ "$status" -eq 0 ]
+	awk -F'\t' '$1 == "two" && $5 == "full-build" && $10 == "fixarm"' "$WORKDIR/report/results.tsv" |
+		grep -q $'\twarn\t.*does not build: lib/b.c: this does not build on fixarm; the base [0-9a-f]* does not build either'
 }

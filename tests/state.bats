@@ -196,6 +196,25 @@ applied_fixture() {
 	[ "$status" -eq 0 ]
 }
 
+@test "a results.tsv from before the arch column keeps its rows, and a build row is replaced, not doubled" {
+	applied_fixture "a.c:int a;:fixture: add a"
+	mkdir -p "$WORKDIR/report"
+	{
+		printf 'series\tindex\tcommit\tsubject\tstage\tstatus\tseconds\tdetail\tlog\n'
+		printf 'one\t0\tx\tbase\tbuild\tpass\t1\tbase\t/old/log\n'
+		printf 'one\t1\tx\tadd a\tcheckpatch\twarn\t1\tkept\t/old/c\n'
+	} >"$WORKDIR/report/results.tsv"
+	run ws matrix.sh
+	[ "$status" -eq 0 ]
+	run ws build.sh series
+	[ "$status" -eq 0 ]
+	head -n1 "$WORKDIR/report/results.tsv" | grep -q $'\tlog\tarch$'
+	grep -qx $'one\t1\tx\tadd a\tcheckpatch\twarn\t1\tkept\t/old/c\t' "$WORKDIR/report/results.tsv"
+	[ "$(awk -F'\t' '$2 == 0 && $5 == "build"' "$WORKDIR/report/results.tsv" | wc -l)" -eq 1 ]
+	awk -F'\t' '$2 == 0 && $5 == "build" { exit !($10 == "x86_64" && $9 != "/old/log") }' "$WORKDIR/report/results.tsv"
+	[ ! -e "$WORKDIR/report/results.tsv.old" ]
+}
+
 @test "a results.tsv from before the log column is set aside and started again, not called damaged" {
 	applied_fixture "a.c:int a;:fixture: add a"
 	mkdir -p "$WORKDIR/report"
@@ -206,7 +225,7 @@ applied_fixture() {
 	[[ $output == *"has no log column yet"* ]]
 	[[ $output != *"damaged"* ]]
 	[ -f "$WORKDIR/report/results.tsv.old" ]
-	head -n1 "$WORKDIR/report/results.tsv" | grep -q $'\tlog$'
+	head -n1 "$WORKDIR/report/results.tsv" | grep -q $'\tlog\tarch$'
 	run ws matrix.sh
 	[ "$status" -eq 0 ]
 }
