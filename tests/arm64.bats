@@ -240,3 +240,19 @@ verdict_for() {
 	[[ $output == *"  boot-arm64 "*"arm64: build and boot the base and the head of each series"* ]]
 	[[ $output == *"  BOOT_ARCH "* ]]
 }
+
+@test "the guest programs compile cleanly (-Wall -Werror) for arm64, against the cross libc's headers" {
+	command -v aarch64-linux-gnu-gcc >/dev/null || skip "no aarch64-linux-gnu-gcc (make deps)"
+	local t name
+	a64_cc() {
+		aarch64-linux-gnu-gcc -static -O2 -Wall -Werror -I "$FIXTURES/ktap/ksft" -o "$1" "$2" "${@:3}"
+	}
+	a64_cc "$BATS_TEST_TMPDIR/init" "$WS/qemu/init.c"
+	a64_cc "$BATS_TEST_TMPDIR/not-built" "$WS/qemu/not-built.c" '-DWS_NOT_BUILT="not built: fixture"'
+	for t in "$WS"/qemu/tests/*.c; do
+		name=$(basename "$t" .c)
+		[[ $name == *.m32 ]] && continue
+		a64_cc "$BATS_TEST_TMPDIR/$name" "$t"
+	done
+	file "$BATS_TEST_TMPDIR/nsig" | grep -q 'ARM aarch64.*statically linked'
+}
