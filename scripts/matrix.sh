@@ -8,8 +8,9 @@ set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"
 
-# Canonical stage order; checks other than checkpatch sort in between.
-STAGE_ORDER="apply checkpatch @checks build boot boot-debug"
+# Canonical stage order; checks other than checkpatch sort in between;
+# the arm64 cells (make boot-arm64) come last.
+STAGE_ORDER="apply checkpatch @checks build boot boot-debug build-arm64 boot-arm64"
 
 stages_present() {
 	local -a present

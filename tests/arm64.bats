@@ -256,3 +256,13 @@ verdict_for() {
 	done
 	file "$BATS_TEST_TMPDIR/nsig" | grep -q 'ARM aarch64.*statically linked'
 }
+
+@test "the matrix puts the arm64 stages after x86_64's" {
+	arm64_fixture
+	ws boot.sh series
+	arm64_heads
+	run ws matrix.sh
+	# the header: commits by stages
+	[ "$status" -eq 0 ]
+	[[ $output == *"boot "*"build-arm64 boot-arm64"* ]]
+}
