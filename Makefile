@@ -17,8 +17,9 @@ E2E ?= 1
 BENCH_BOOTS ?= 3
 NO_DEPS ?= 0
 FRESH ?= 0
+BOOT_ARCH ?= x86_64
 
-export WORKDIR KVER SERIES CHECKS DEBUG CONFIG ACCEL BOOT_TIMEOUT TEST_TIMEOUT JOBS CHECK_JOBS FORCE E2E BENCH_BOOTS NO_DEPS FRESH
+export WORKDIR KVER SERIES CHECKS DEBUG CONFIG ACCEL BOOT_TIMEOUT TEST_TIMEOUT JOBS CHECK_JOBS FORCE E2E BENCH_BOOTS NO_DEPS FRESH BOOT_ARCH
 export WS_ROOT := $(CURDIR)
 # The kernel builds set their own ARCH and CROSS_COMPILE (scripts/arches);
 # ones exported in the user's shell for other work must not reach them.
@@ -27,7 +28,7 @@ unexport ARCH CROSS_COMPILE
 S := $(CURDIR)/scripts
 
 .DEFAULT_GOAL := all
-.PHONY: all deps import apply export check cocci-inventory bisect-build cross-compile cross bisect boot-test matrix bench test help clean distclean
+.PHONY: all deps import apply export check cocci-inventory bisect-build cross-compile cross bisect boot-test boot-arm64 matrix bench test help clean distclean
 
 all: ## deps, import, then apply, check, bisect-build, cross-compile and boot-test every series; the matrix
 	@bash $(S)/all.sh
@@ -66,6 +67,9 @@ bisect: deps ## the first commit of SERIES=<one series> that does not build on A
 boot-test: deps ## boot every commit of $(SERIES) in QEMU; DEBUG=1 boots only the heads on the debug config
 	@if [ "$(origin DEBUG)" = "command line" ] && [ "$(DEBUG)" = 1 ]; then \
 		bash $(S)/boot.sh heads; else bash $(S)/boot.sh series; fi
+
+boot-arm64: deps ## arm64: build and boot the base and the head of each series (qemu-system-aarch64, TCG)
+	@BOOT_ARCH=arm64 bash $(S)/boot.sh arch-heads
 
 matrix: ## print the matrix of the last run again (and rewrite summary.md)
 	@bash $(S)/matrix.sh
@@ -114,7 +118,7 @@ help: ## this text
 	@echo "Usage: make [target] [VARIABLE=value ...]"
 	@echo
 	@echo "Targets:"
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z-]+):.*## /\1\t/' | awk -F'\t' '{ printf "  %-16s %s\n", $$1, $$2 }'
+	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z0-9-]+):.*## /\1\t/' | awk -F'\t' '{ printf "  %-16s %s\n", $$1, $$2 }'
 	@echo
 	@echo "Variables:"
 	@echo "  WORKDIR       all state: kernel tree, builds, ccache, report ($(WORKDIR))"
@@ -124,6 +128,8 @@ help: ## this text
 	@echo "  CONFIG        kernel config for bisect-build and boot-test: smoke or debug ($(CONFIG))"
 	@echo "  DEBUG         make: 1 also boots each head on the debug config, 0 does not ($(DEBUG));"
 	@echo "                make boot-test DEBUG=1: boot only the heads, on the debug config"
+	@echo "  BOOT_ARCH     the architecture bisect-build and boot-test build and boot: x86_64 or arm64 ($(BOOT_ARCH));"
+	@echo "                make boot-arm64 sets arm64 itself (stages build-arm64, boot-arm64)"
 	@echo "  ACCEL         auto (KVM if a probe boot works, else TCG), kvm or tcg ($(ACCEL))"
 	@echo "  FRESH         boot-test: 1 boots every commit again, even one identical to an earlier passing boot ($(FRESH))"
 	@echo "  BOOT_TIMEOUT  seconds before a boot counts as hung ($(BOOT_TIMEOUT))"

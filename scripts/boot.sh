@@ -4,7 +4,13 @@
 #   boot.sh series NAME...   boot the base and every commit of each series
 #   boot.sh heads            boot each series head on the debug config
 #   boot.sh bench            pty receive throughput, base against head
+#   boot.sh arch-heads       BOOT_ARCH=arm64: build and boot the base and the
+#                            head of each series on that architecture
+#                            (make boot-arm64; stages build-arm64, boot-arm64)
 #
+# BOOT_ARCH (x86_64 unless set; scripts/bootarch.sh) is the architecture
+# booted.  Another architecture's boots keep their own directories
+# (boots/arm64-<config>) and stage names (boot-arm64).
 # Each commit boots its own bzImage with an initramfs built for it: a static
 # init (qemu/init.c), the guest tests (qemu/tests/*.c) and the tree's own
 # selftests listed in qemu/kselftests where the commit has them, compiled
@@ -14,12 +20,14 @@
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"
+# shellcheck source=scripts/bootarch.sh
+source "$(dirname "$0")/bootarch.sh"
 
-QEMU=${QEMU:-qemu-system-x86_64}
+QEMU=${QEMU:-$BA_QEMU}
 ACCEL=${ACCEL:-auto}
 BOOT_TIMEOUT=${BOOT_TIMEOUT:-300}
 TEST_TIMEOUT=${TEST_TIMEOUT:-120}
-GUEST_CC=${GUEST_CC:-gcc}
+GUEST_CC=${GUEST_CC:-$BA_GUEST_CC}
 BOOTS=$WORKDIR/boots
 # Passing boots by boot_key: a boot identical to one of them is not run
 # again unless FRESH=1.
@@ -30,10 +38,19 @@ BOOT_CACHE=$WORKDIR/boot-cache
 probe_accel() {
 	local kernel=$1 log
 	case $ACCEL in
-	kvm | tcg) echo "$ACCEL"; return 0 ;;
+	kvm | tcg)
+		[[ " $BA_ACCELS " == *" $ACCEL "* ]] ||
+			die "ACCEL=$ACCEL cannot run $BOOT_ARCH guests here (only $BA_ACCELS: KVM runs only guests of the host's architecture)"
+		echo "$ACCEL"
+		return 0
+		;;
 	auto) ;;
 	*) die "ACCEL must be auto, kvm or tcg (got '$ACCEL')" ;;
 	esac
+	if [[ " $BA_ACCELS " != *" kvm "* ]]; then
+		echo tcg
+		return 0
+	fi
 	log=$(mktemp)
 	timeout -k 2 "${KVM_PROBE_TIMEOUT:-8}" "$QEMU" -accel kvm -cpu host -m 256 -nodefaults \
 		-display none -no-reboot -serial "file:$log" -kernel "$kernel" \
@@ -57,7 +74,7 @@ guest_cc() {
 KSFT_DIR=tools/testing/selftests
 
 # kselftest_entries: qemu/kselftests without comments, one test a line:
-# PATH [plain] [m32] [needs=TREE_PATH[,TREE_PATH...]].
+# PATH [plain] [m32] [needs=TREE_PATH[,TREE_PATH...]] [arch=ARCH[,ARCH...]].
 kselftest_entries() {
 	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$WS_ROOT/qemu/kselftests"
 }
@@ -83,21 +100,49 @@ stage_selftests() {
 	done < <(kselftest_entries)
 }
 
+# selftest_arches OPTS: the arch= values of a qemu/kselftests entry,
+# comma-separated; empty when it runs on every architecture.
+selftest_arches() {
+	sed -n 's/.*[[:space:]]arch=\([^[:space:]]*\).*/\1/p' <<<" $1 "
+}
+
+# not_built OUT REASON HEADERS KSFT: in place of a guest program this
+# architecture does not build, a stand-in (qemu/not-built.c) that skips as
+# a whole with REASON: the absence shows in the KTAP, and qemu/expected-skips
+# must allow it like any other skip.
+not_built() {
+	guest_cc "$1" "$WS_ROOT/qemu/not-built.c" "$3" "$4" "-DWS_NOT_BUILT=\"$2\""
+}
+
 # compile_selftests STAGE HEADERS OUT: each staged selftest into OUT as
 # selftest-<dir>-<name>, with _32 and _64 variants for "m32" entries and a
-# ".plain" suffix (qemu/init.c) for those that do not print KTAP.
+# ".plain" suffix (qemu/init.c) for those that do not print KTAP.  An entry
+# for other architectures (arch=), or the _32 half where BOOT_ARCH builds
+# no 32-bit programs, becomes a not_built stand-in.
 compile_selftests() {
-	local stage=$1 hdr=$2 out=$3 path opts name suffix
+	local stage=$1 hdr=$2 out=$3 path opts name suffix arches
 	while read -r path opts; do
 		[[ -f $stage/$KSFT_DIR/$path ]] || continue
 		name=selftest-${path%.c}
 		name=${name//\//-}
 		suffix=
 		[[ " $opts " == *" plain "* ]] && suffix=.plain
-		if [[ " $opts " == *" m32 "* ]]; then
-			guest_cc "$out/${name}_64$suffix" "$stage/$KSFT_DIR/$path" "$hdr" "$stage/$KSFT_DIR" -pthread &&
-				guest_cc "$out/${name}_32$suffix" "$stage/$KSFT_DIR/$path" "$hdr" "$stage/$KSFT_DIR" -pthread -m32 ||
-				return 1
+		arches=$(selftest_arches "$opts")
+		if [[ -n $arches && ",$arches," != *",$BOOT_ARCH,"* ]]; then
+			local why="not built: a selftest for $arches only, and this is an $BOOT_ARCH kernel (qemu/kselftests)"
+			if [[ " $opts " == *" m32 "* ]]; then
+				not_built "$out/${name}_64" "$why" "$hdr" "$stage/$KSFT_DIR" &&
+					not_built "$out/${name}_32" "$why" "$hdr" "$stage/$KSFT_DIR" || return 1
+			else
+				not_built "$out/$name" "$why" "$hdr" "$stage/$KSFT_DIR" || return 1
+			fi
+		elif [[ " $opts " == *" m32 "* ]]; then
+			guest_cc "$out/${name}_64$suffix" "$stage/$KSFT_DIR/$path" "$hdr" "$stage/$KSFT_DIR" -pthread || return 1
+			if [[ -n $BA_M32 ]]; then
+				guest_cc "$out/${name}_32$suffix" "$stage/$KSFT_DIR/$path" "$hdr" "$stage/$KSFT_DIR" -pthread "$BA_M32"
+			else
+				not_built "$out/${name}_32" "$BA_NO_M32" "$hdr" "$stage/$KSFT_DIR"
+			fi || return 1
 		else
 			guest_cc "$out/$name$suffix" "$stage/$KSFT_DIR/$path" "$hdr" "$stage/$KSFT_DIR" -pthread || return 1
 		fi
@@ -115,6 +160,11 @@ guest_key() {
 		(cd "$ksft" && find . -type f | LC_ALL=C sort | xargs sha256sum)
 		sha256sum "$WS_ROOT/qemu/init.c" "$WS_ROOT/qemu/kselftests" "$WS_ROOT"/qemu/tests/*.[ch] | cut -d' ' -f1
 		"$GUEST_CC" --version 2>/dev/null | head -n1 || true
+		# x86_64's key is as it was before other architectures.
+		if [[ $BOOT_ARCH != x86_64 ]]; then
+			echo "arch=$BOOT_ARCH"
+			sha256sum "$WS_ROOT/qemu/not-built.c" "$WS_ROOT/scripts/bootarch.sh" | cut -d' ' -f1
+		fi
 	} | sha256sum | cut -c1-16
 }
 
@@ -138,7 +188,8 @@ publish_initramfs() {
 # build_initramfs ART DIR SHA: init, the workspace's tests and the tree's own
 # selftests for commit SHA, whose artifacts are in ART, compiled once per
 # guest_key into $WORKDIR/guest/<key>/; the boot directory DIR gets a link
-# to the cpio.  qemu/tests/*.m32.c are 32-bit programs, named <name>_32.
+# to the cpio.  qemu/tests/*.m32.c are 32-bit programs, named <name>_32
+# (a not_built stand-in where BOOT_ARCH builds none).
 # Compiler errors land in DIR/guest-build.log.
 build_initramfs() {
 	local art=$1 dir=$2 sha=$3 key cache tmp stage t name
@@ -160,8 +211,10 @@ build_initramfs() {
 			return 1
 		for t in "$WS_ROOT"/qemu/tests/*.c; do
 			name=$(basename "$t" .c)
-			if [[ $name == *.m32 ]]; then
-				guest_cc "$tmp/tests/${name%.m32}_32" "$t" "$art/headers" "$ksft" -m32
+			if [[ $name == *.m32 && -z $BA_M32 ]]; then
+				not_built "$tmp/tests/${name%.m32}_32" "$BA_NO_M32" "$art/headers" "$ksft"
+			elif [[ $name == *.m32 ]]; then
+				guest_cc "$tmp/tests/${name%.m32}_32" "$t" "$art/headers" "$ksft" "$BA_M32"
 			else
 				guest_cc "$tmp/tests/$name" "$t" "$art/headers" "$ksft"
 			fi 2>>"$dir/guest-build.log" || return 1
@@ -187,17 +240,17 @@ gen_init_cpio() {
 # with what kernel_cmdline says it needs; console and KTAP logs stay in DIR.
 # Prints the seconds to the first KTAP line ("-" if none).
 run_qemu() {
-	local dir=$1 art=$2 accel=$3 smp=${4:-1} extra pid t0 first=- cpu=max
-	local kernel=$art/bzImage
+	local dir=$1 art=$2 accel=$3 smp=${4:-1} extra pid t0 first=-
+	local kernel=$art/$BA_KERNEL
+	local -a machine
 	extra=$(kernel_cmdline "$art")
-	[[ $accel == kvm ]] && cpu=host
+	qemu_machine_args machine "$accel" "$dir/console.log" "$dir/ktap.log"
 	: >"$dir/console.log"
 	: >"$dir/ktap.log"
 	t0=$(date +%s.%N)
-	"$QEMU" -accel "$accel" -cpu "$cpu" -smp "$smp" -m 1G -nodefaults -display none -no-reboot \
+	"$QEMU" "${machine[@]}" -smp "$smp" -m 1G -nodefaults -display none -no-reboot \
 		-kernel "$kernel" -initrd "$dir/initramfs.cpio" \
-		-serial "file:$dir/console.log" -serial "file:$dir/ktap.log" \
-		-append "console=ttyS0 panic=-1 oops=panic ws.timeout=$TEST_TIMEOUT${extra:+ $extra}" \
+		-append "console=$BA_CONSOLE panic=-1 oops=panic ws.timeout=$TEST_TIMEOUT${extra:+ $extra}" \
 		>"$dir/qemu.log" 2>&1 &
 	pid=$!
 	local deadline=$((SECONDS + BOOT_TIMEOUT))
@@ -274,7 +327,7 @@ boot_commit() {
 		printf '  skip: build failed\n'
 		return 0
 	fi
-	dir=$BOOTS/$CONFIG/${sha:0:12}
+	dir=$BOOTS/$BA_PREFIX$CONFIG/${sha:0:12}
 	if ! { rm -rf "$dir" && mkdir -p "$dir"; }; then
 		record "$name" "$idx" "$sha" "$subj" "$stage" fail 0 "workspace: cannot make $dir"
 		return 1
@@ -287,7 +340,7 @@ boot_commit() {
 	fi
 	accel=${ACCEL_CHOSEN:-}
 	if [[ -z $accel ]]; then
-		accel=$(probe_accel "$art/bzImage") || return 1
+		accel=$(probe_accel "$art/$BA_KERNEL") || return 1
 		ACCEL_CHOSEN=$accel
 		progress boot "accelerator: $accel (ACCEL=$ACCEL)"
 	fi
@@ -323,8 +376,8 @@ boot_commit() {
 	if [[ $status == pass ]] && ! store_boot "$key" "$dir" "$verdict"; then
 		warn "could not keep the passing boot of ${sha:0:12} in $BOOT_CACHE/$key (it boots again next time)"
 	fi
-	bench boot "$CONFIG $name/$idx ${sha:0:12}" "$secs"
-	bench first-ktap "$CONFIG $name/$idx ${sha:0:12}" "$first"
+	bench boot "$BA_PREFIX$CONFIG $name/$idx ${sha:0:12}" "$secs"
+	bench first-ktap "$BA_PREFIX$CONFIG $name/$idx ${sha:0:12}" "$first"
 	[[ $status == pass ]]
 }
 
@@ -335,8 +388,9 @@ boot_key() {
 	local art=$1 dir=$2 accel=$3 smp=$4
 	shift 4
 	{
-		sha256sum "$art/bzImage" "$dir/initramfs.cpio" "$WS_ROOT/qemu/ktap-verdict" \
-			"$WS_ROOT/scripts/boot.sh" "$dir/allowed-skips" | cut -d' ' -f1
+		sha256sum "$art/$BA_KERNEL" "$dir/initramfs.cpio" "$WS_ROOT/qemu/ktap-verdict" \
+			"$WS_ROOT/scripts/boot.sh" "$WS_ROOT/scripts/bootarch.sh" "$dir/allowed-skips" | cut -d' ' -f1
+		[[ $BOOT_ARCH == x86_64 ]] || echo "arch=$BOOT_ARCH"
 		"$QEMU" --version | sed -n 1p
 		printf '%s\n' "accel=$accel smp=$smp timeout=$TEST_TIMEOUT" "cmdline=$(kernel_cmdline "$art")" "$@"
 	} | sha256sum | cut -c1-32
@@ -398,7 +452,7 @@ cmd_series() {
 		for row in "${rows[@]}"; do
 			read -r idx sha subj <<<"$row"
 			progress boot "$s [$idx/$n] ${sha:0:12} $subj"
-			boot_commit "$s" "$idx" "$sha" "$subj" boot || rc=1
+			boot_commit "$s" "$idx" "$sha" "$subj" "$(arch_stage boot)" || rc=1
 		done
 	done
 	return $rc
@@ -411,7 +465,70 @@ cmd_heads() {
 	for s in "${selected_series_list[@]}"; do
 		read -r idx sha subj < <(series_commits "$s" | tail -n1)
 		progress boot-debug "$s head [$idx] ${sha:0:12} $subj (debug config)"
-		CONFIG=debug boot_commit "$s" "$idx" "$sha" "$subj" boot-debug || rc=1
+		CONFIG=debug boot_commit "$s" "$idx" "$sha" "$subj" "$(arch_stage boot-debug)" || rc=1
+	done
+	return $rc
+}
+
+# arch_build_row NAME IDX SHA SUBJECT: build commit SHA for BOOT_ARCH if
+# needed (scripts/build.sh) and record it as stage build-<arch>.  Called as
+# `arch_build_row || ...`, so without errexit: each step checks.
+arch_build_row() {
+	local name=$1 idx=$2 sha=$3 subj=$4 out how art status secs detail stage tag=""
+	stage=$(arch_stage build)
+	if ! out=$(CONFIG=$CONFIG "$WS_ROOT/scripts/build.sh" commit "$sha"); then
+		record "$name" "$idx" "$sha" "$subj" "$stage" fail 0 "workspace: could not build ${sha:0:12} for $BOOT_ARCH (see above)"
+		printf '  FAIL: the workspace could not build %s\n' "${sha:0:12}"
+		return 1
+	fi
+	how=$(head -n1 <<<"$out")
+	art=$(tail -n1 <<<"$out")
+	if ! read -r status secs detail <"$art/result"; then
+		record "$name" "$idx" "$sha" "$subj" "$stage" fail 0 "workspace: no build result in $art"
+		return 1
+	fi
+	[[ $status == pass ]] && detail="$BOOT_ARCH $BA_KERNEL, $BA_PREFIX$CONFIG config"
+	if [[ $how == cached ]]; then
+		detail+=", cached"
+		tag=" (cached)"
+	fi
+	if [[ $status == pass ]]; then
+		printf '  build %s in %ss%s\n' "$status" "$secs" "$tag"
+	else
+		printf '  build FAIL %s\n       log: %s\n' "$detail" "$art/build.log"
+	fi
+	record "$name" "$idx" "$sha" "$subj" "$stage" "$status" "$secs" "$detail" "$art/build.log"
+	bench build "$BA_PREFIX$CONFIG $name/$idx ${sha:0:12}$tag" "$secs"
+	[[ $status == pass ]]
+}
+
+# cmd_arch_heads: BOOT_ARCH, another architecture than x86_64, at the base
+# (index 0) and the head of each selected series, on the smoke config: a
+# build row (build-<arch>) and a boot row (boot-<arch>) each.  A commit
+# that does not build is a failed build and a skipped boot.  A series that
+# is not applied is named and left out.
+cmd_arch_heads() {
+	local s rc=0 row idx sha subj n
+	local -a selected_series_list rows
+	[[ $BOOT_ARCH != x86_64 ]] ||
+		die "arch-heads boots another architecture than x86_64 (BOOT_ARCH=arm64, or make boot-arm64)"
+	capture selected_series_list selected_series
+	for s in "${selected_series_list[@]}"; do
+		if ! git_tree rev-parse -q --verify "refs/heads/$s" >/dev/null; then
+			warn "series '$s' is not applied: no $BOOT_ARCH boot for it (make apply SERIES=$s)"
+			rc=1
+			continue
+		fi
+		capture rows series_commits "$s"
+		n=$((${#rows[@]} - 1))
+		local -a ends=("${rows[0]}")
+		((n == 0)) || ends+=("${rows[n]}")
+		for row in "${ends[@]}"; do
+			read -r idx sha subj <<<"$row"
+			progress "$(arch_stage boot)" "$s [$idx/$n] ${sha:0:12} $subj ($BOOT_ARCH)"
+			arch_build_row "$s" "$idx" "$sha" "$subj" || rc=1
+			boot_commit "$s" "$idx" "$sha" "$subj" "$(arch_stage boot)" || rc=1
+		done
 	done
 	return $rc
 }
@@ -446,6 +563,7 @@ bench_initramfs() {
 bench_boot() {
 	local label=$1 sha=$2 run=$3 samples=$4 art dir accel
 	art=$(kernel_of "$sha") || die "bench: no build result for ${sha:0:12}"
+	[[ -s $art/$BA_KERNEL ]] || die "bench: no kernel in $art"
 	[[ $(cut -d' ' -f1 "$art/result") == pass ]] || die "bench: commit ${sha:0:12} does not build ($art/build.log)"
 	dir=$BOOTS/bench/${sha:0:12}-$run
 	rm -rf "$dir"
@@ -453,7 +571,7 @@ bench_boot() {
 	bench_initramfs "$art" "$dir" || die "bench: the benchmark does not compile ($dir/guest-build.log)"
 	accel=${ACCEL_CHOSEN:-}
 	if [[ -z $accel ]]; then
-		accel=$(probe_accel "$art/bzImage")
+		accel=$(probe_accel "$art/$BA_KERNEL")
 		ACCEL_CHOSEN=$accel
 		progress bench "accelerator: $accel (ACCEL=$ACCEL)"
 	fi
@@ -501,6 +619,7 @@ bench_summary() {
 cmd_bench() {
 	local s boots=${BENCH_BOOTS:-3} base head i out=$REPORT/bench-pty.tsv samples
 	[[ $boots =~ ^[1-9][0-9]*$ ]] || die "BENCH_BOOTS must be a positive number (got '$boots')"
+	[[ $BOOT_ARCH == x86_64 ]] || die "bench measures x86_64 only (got BOOT_ARCH=$BOOT_ARCH)"
 	local -a selected_series_list rows
 	capture selected_series_list selected_series
 	mkdir -p "$REPORT"
@@ -533,7 +652,8 @@ main() {
 	series) cmd_series ;;
 	heads) cmd_heads ;;
 	bench) CONFIG=smoke cmd_bench ;;
-	*) die "usage: boot.sh series | boot.sh heads | boot.sh bench" ;;
+	arch-heads) CONFIG=smoke cmd_arch_heads ;;
+	*) die "usage: boot.sh series | boot.sh heads | boot.sh bench | BOOT_ARCH=arm64 boot.sh arch-heads" ;;
 	esac
 }
 

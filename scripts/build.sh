@@ -3,7 +3,13 @@
 #
 #   build.sh series NAME...    build the base and every commit of each series
 #                              in order (make bisect-build)
-#   build.sh commit SHA        build one commit; print its artifact directory
+#   build.sh commit SHA        build one commit; print "built" or "cached",
+#                              then its artifact directory
+#
+# BOOT_ARCH=x86_64|arm64 picks the architecture (scripts/bootarch.sh has
+# every fact about each); arm64 merges qemu/configs/arm64.config where
+# x86_64 merges smoke.config, and keeps its builds and artifacts apart
+# (build/arm64-<config>, artifacts/arm64-<config>).
 #
 # CONFIG=smoke|debug picks qemu/configs/smoke.config (merged on tinyconfig)
 # or that plus debug.config, then the lines of features.config whose
@@ -15,13 +21,15 @@
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"
+# shellcheck source=scripts/bootarch.sh
+source "$(dirname "$0")/bootarch.sh"
 
 CONFIG=${CONFIG:-smoke}
 JOBS=${JOBS:-$(nproc)}
 MAKE_KERNEL=${MAKE_KERNEL:-make}
-BUILD_TARGET=${BUILD_TARGET:-bzImage}
-IMAGE=${IMAGE:-arch/x86/boot/bzImage}
-OUT=$WORKDIR/build/$CONFIG
+BUILD_TARGET=${BUILD_TARGET:-$BA_TARGET}
+IMAGE=${IMAGE:-$BA_IMAGE}
+OUT=$WORKDIR/build/$BA_PREFIX$CONFIG
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}	# CCACHE_DIR, depend mode: lib.sh
 export KBUILD_BUILD_TIMESTAMP="Thu Jan  1 00:00:00 UTC 2015"
 export KBUILD_BUILD_USER=workspace KBUILD_BUILD_HOST=qemu
@@ -31,8 +39,8 @@ CONFIG_DIR=${CONFIG_DIR:-$WS_ROOT/qemu/configs}
 # fragments: the config's own fragments, in merge order.
 fragments() {
 	case $CONFIG in
-	smoke) echo "$CONFIG_DIR/smoke.config" ;;
-	debug) echo "$CONFIG_DIR/smoke.config $CONFIG_DIR/debug.config" ;;
+	smoke) echo "$CONFIG_DIR/$BA_FRAGMENT" ;;
+	debug) echo "$CONFIG_DIR/$BA_FRAGMENT $CONFIG_DIR/debug.config" ;;
 	*) die "unknown CONFIG '$CONFIG' (known: smoke, debug; see qemu/configs/)" ;;
 	esac
 }
@@ -69,7 +77,7 @@ config_key() {
 }
 
 artifact_dir() {
-	echo "$ARTIFACTS/$CONFIG/$(git_tree rev-parse "$1^{tree}")-$(config_key "$1")"
+	echo "$ARTIFACTS/$BA_PREFIX$CONFIG/$(git_tree rev-parse "$1^{tree}")-$(config_key "$1")"
 }
 
 checkout_src() {
@@ -85,7 +93,7 @@ checkout_src() {
 }
 
 kmake() {
-	"$MAKE_KERNEL" -C "$SRC" O="$OUT" CC="ccache gcc" HOSTCC="ccache gcc" "$@"
+	"$MAKE_KERNEL" -C "$SRC" O="$OUT" "${BA_KMAKE[@]}" CC="ccache $BA_CC" HOSTCC="ccache gcc" "$@"
 }
 
 # verify_config FRAGMENT...: every option the fragments ask for is in the
@@ -124,7 +132,7 @@ configure() {
 	read -r -a frags <<<"$(fragments)"
 	features "$sha" >"$feat"
 	[[ -s $feat ]] && frags+=("$feat")
-	progress config "$CONFIG: tinyconfig + $(fragments | xargs -n1 basename | xargs)$([[ -s $feat ]] && echo " + features: $(xargs <"$feat")")"
+	progress config "$BA_PREFIX$CONFIG: tinyconfig + $(fragments | xargs -n1 basename | xargs)$([[ -s $feat ]] && echo " + features: $(xargs <"$feat")")"
 	{
 		kmake tinyconfig &&
 			"$SRC/scripts/kconfig/merge_config.sh" -m -O "$OUT" "$OUT/.config" "${frags[@]}" &&
@@ -184,7 +192,7 @@ artifact_done() {
 		return 1
 		;;
 	esac
-	if [[ ! -s $art/bzImage || ! -d $art/headers ]]; then
+	if [[ ! -s $art/$BA_KERNEL || ! -d $art/headers ]]; then
 		warn "discarding the damaged build result $art (no kernel or headers); building it again"
 		rm -rf "$art"
 		return 1
@@ -229,7 +237,7 @@ build_commit() {
 # into the artifact being made.
 store_kernel() {
 	local sha=$1 tmp=$2
-	cp "$OUT/$IMAGE" "$tmp/bzImage" &&
+	cp "$OUT/$IMAGE" "$tmp/$BA_KERNEL" &&
 		cp -r "$OUT/usr/include" "$tmp/headers" &&
 		cp "$OUT/.config" "$tmp/config" || return 1
 	if git_tree cat-file -e "$sha:tools/testing/selftests/kselftest.h" 2>/dev/null; then
@@ -247,9 +255,17 @@ cmd_commit() {
 	take_lock
 	# Progress goes to stderr; stdout is only the artifact directory.
 	exec 3>&1 1>&2
-	progress build "${sha:0:12} ($CONFIG config)"
-	build_commit "$sha"
-	artifact_dir "$sha" >&3
+	local art
+	art=$(artifact_dir "$sha")
+	if artifact_done "$art"; then
+		progress build "${sha:0:12} ($BA_PREFIX$CONFIG config, cached)"
+		echo cached >&3
+	else
+		progress build "${sha:0:12} ($BA_PREFIX$CONFIG config)"
+		build_commit "$sha"
+		echo built >&3
+	fi
+	echo "$art" >&3
 }
 
 WARNINGS_PY=$WS_ROOT/scripts/build_warnings.py
@@ -347,7 +363,7 @@ bisect_series() {
 		fi
 		detail+=${row_cached:+, cached}
 		printf '  %s in %ss%s\n' "$status" "$secs" "$row_cached"
-		record "$name" "$idx" "$sha" "$subj" build "$status" "$secs" "$detail" "$row_art/build.log"
+		record "$name" "$idx" "$sha" "$subj" "$(arch_stage build)" "$status" "$secs" "$detail" "$row_art/build.log"
 		bench build "$name/$idx ${sha:0:12}$row_cached" "$secs"
 	done
 	rm -f "$wstate"

@@ -8,7 +8,8 @@ set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"
 
-# Canonical stage order; checks other than checkpatch sort in between.
+# Canonical stage order; checks other than checkpatch sort in between;
+# the arm64 cells (make boot-arm64) come after x86_64's.
 STAGE_ORDER="apply checkpatch @checks build cross full-build boot boot-debug build-arm64 boot-arm64"
 
 # arch_order: the architectures of scripts/arches, in its order.

@@ -94,6 +94,14 @@ main() {
 			fail "series $s: a boot ran no passing tests"
 		awk -F'\t' -v s="$s" '$1 == s && $5 == "boot-debug" { n++ } END { exit n != 1 }' "$RESULTS" ||
 			fail "series $s: head was not booted on the debug config"
+		# Every commit after the base is cross-compiled (or says why not),
+		# and some commit of the series covers the representative set.
+		awk -F'\t' -v s="$s" -v c="$commits" '$1 == s && $5 == "cross" { seen[$2] = 1; archs[$2]++ }
+			END { n = 0; max = 0; for (i in seen) { n++; if (archs[i] > max) max = archs[i] }
+			      exit !(n == c - 1 && max >= 8) }' "$RESULTS" ||
+			fail "series $s: not every commit has cross rows, or none covers the 8 architectures of the representative set"
+		awk -F'\t' -v s="$s" '$1 == s && $5 == "cross" && $6 == "skip" && $8 !~ /^(not covered: |nothing to compile: )/ { bad = 1; print "e2e: " $0 > "/dev/stderr" } END { exit bad }' "$RESULTS" ||
+			fail "series $s: a cross cell skipped without saying it is not covered"
 	done
 	# The feature is there at the vstatus head: its tests must pass there,
 	# on both configs, and skip nothing.

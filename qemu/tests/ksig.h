@@ -274,8 +274,16 @@ __asm__(".text\n"
 	"\tint $0x80\n"
 	"\thlt\n"
 	".size ksig_restore, .-ksig_restore\n");
+#elif defined(__aarch64__)
+__asm__(".text\n"
+	".type ksig_restore_rt, %function\n"
+	"ksig_restore_rt:\n"
+	"\tmov x8, #139\n"		/* __NR_rt_sigreturn (asm-generic) */
+	"\tsvc #0\n"
+	"\tbrk #0\n"
+	".size ksig_restore_rt, .-ksig_restore_rt\n");
 #else
-#error "ksig.h: x86 only"
+#error "ksig.h: x86 and arm64 only"
 #endif
 
 /* Raw system calls: -1 and errno as syscall() returns them. */
