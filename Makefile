@@ -30,7 +30,7 @@ S := $(CURDIR)/scripts
 .DEFAULT_GOAL := all
 .PHONY: all deps import apply export check cocci-inventory bisect-build cross-compile cross bisect boot-test boot-arm64 matrix bench test help clean distclean
 
-all: ## deps, import, then apply, check, bisect-build, cross-compile and boot-test every series; the matrix
+all: ## deps, import, then apply, check, bisect-build, cross-compile and boot-test every series; debug boots of the heads; arm64 boots of bases and heads; the matrix
 	@bash $(S)/all.sh
 
 deps: ## install the Debian packages (apt-get; idempotent)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # all.sh: the default goal.  deps, import, then for each series apply,
-# check, bisect-build, cross-compile and boot-test, then the debug boot of each head, and
-# the matrix.  A failing stage does not stop the others; the exit status
+# check, bisect-build, cross-compile and boot-test, then the debug boot of
+# each head, the arm64 build and boot of each base and head, and the
+# matrix.  A failing stage does not stop the others; the exit status
 # is the matrix's (non-zero if any cell failed).
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
@@ -41,6 +42,8 @@ main() {
 			SERIES=$s step boot.sh heads || true
 		done
 	fi
+	# arm64: the base and the head of each series, built and booted.
+	BOOT_ARCH=arm64 step boot.sh arch-heads || true
 	"$WS_ROOT/scripts/bench.sh" --quiet || true
 	"$WS_ROOT/scripts/matrix.sh"
 }
