@@ -440,6 +440,21 @@ cross_series() {
 	return $rc
 }
 
+cmd_series() {
+	require_tree
+	take_lock
+	load_arches
+	[[ -d $SMOKE_OUT ]] ||
+		warn "no smoke build in $SMOKE_OUT yet (make bisect-build): headers are compiled through their direct users only"
+	local s rc=0
+	local -a selected
+	capture selected selected_series
+	for s in "${selected[@]}"; do
+		cross_series "$s" || rc=1
+	done
+	return $rc
+}
+
 # fmake NAME ARGS...: make in the cross worktree into NAME's full-build O=.
 fmake() {
 	local name=$1 prefix=${A_PREFIX[$1]}

@@ -100,6 +100,9 @@ main() {
 			END { n = 0; max = 0; for (i in seen) { n++; if (archs[i] > max) max = archs[i] }
 			      exit !(n == c - 1 && max >= 8) }' "$RESULTS" ||
 			fail "series $s: not every commit has cross rows, or none covers the 8 architectures of the representative set"
+		# arm64: the base and the head, built and booted, with passing tests.
+		awk -F'\t' -v s="$s" '$1 == s && $5 == "boot-arm64" && $6 == "pass" && $8 ~ /^pass: [1-9][0-9]* passed/ { n++ } END { exit n != 2 }' "$RESULTS" ||
+			fail "series $s: the base and the head were not both booted on arm64 with passing tests"
 		awk -F'\t' -v s="$s" '$1 == s && $5 == "cross" && $6 == "skip" && $8 !~ /^(not covered: |nothing to compile: )/ { bad = 1; print "e2e: " $0 > "/dev/stderr" } END { exit bad }' "$RESULTS" ||
 			fail "series $s: a cross cell skipped without saying it is not covered"
 	done

@@ -482,9 +482,18 @@ one_test() {
 }
 
 # guest_cc OUT SRC [FLAGS...]: a guest program, as boot.sh builds it, but
-# against the host's headers and a copy of 6.1's kselftest.h.
+# against the host's headers and a copy of 6.1's kselftest.h.  A -m32
+# program finds <asm/...> where the gcc-multilib meta-package's
+# /usr/include/asm link would point: gcc-12-multilib, which the cross
+# compilers allow, has no such link (boot.sh uses the commit's own headers).
 guest_cc() {
-	cc -static -O2 -Wall -Werror -I "$FIX/ksft" -o "$1" "$2" "${@:3}"
+	local -a m32=()
+	if [[ " ${*:3} " == *" -m32 "* ]]; then
+		mkdir -p "$BATS_TEST_TMPDIR/m32inc"
+		ln -sfn "/usr/include/$(gcc -print-multiarch)/asm" "$BATS_TEST_TMPDIR/m32inc/asm"
+		m32=(-idirafter "$BATS_TEST_TMPDIR/m32inc")
+	fi
+	cc -static -O2 -Wall -Werror -I "$FIX/ksft" "${m32[@]}" -o "$1" "$2" "${@:3}"
 }
 
 # need_m32: skip unless the host can build and run static 32-bit programs.
