@@ -293,6 +293,10 @@ kunit_expected() {
 # A kernel with KUnit built in runs its suites at boot, and a suite that
 # ran taints the kernel with TAINT_TEST (N): the guest's taint test allows
 # that letter, and only for such a kernel (ws.taint_allow=N).
+#
+# A kernel without CONFIG_COMPAT (arm64's) boots with ws.compat=0: the guest
+# tests cannot see the .config, and nsig.c then wants no compat sysctls.
+# x86_64's kernels have IA32_EMULATION, and their command line is as before.
 kernel_cmdline() {
 	local -a args=()
 	[[ -f $1/config ]] || return 0
@@ -300,6 +304,7 @@ kernel_cmdline() {
 		args+=(no5lvl)
 	fi
 	grep -qx 'CONFIG_KUNIT=y' "$1/config" && args+=(ws.taint_allow=N)
+	grep -qx 'CONFIG_COMPAT=y' "$1/config" || args+=(ws.compat=0)
 	((${#args[@]} == 0)) || echo "${args[*]}"
 }
 

@@ -62,6 +62,9 @@ initramfs_list() {
 	run ! grep -q -- '-accel kvm' "$FAKE_QEMU_ARGS"
 	run grep -c -- '-M virt -accel tcg -cpu cortex-a57 .*-device pci-serial-2x,chardev2=ws-ktap .*-append console=ttyAMA0 ' "$FAKE_QEMU_ARGS"
 	[ "$output" -eq 2 ]
+	# No CONFIG_COMPAT: nsig.c is told so (ws.compat=0).
+	run grep -c -- '-append .* ws.compat=0' "$FAKE_QEMU_ARGS"
+	[ "$output" -eq 2 ]
 }
 
 @test "a second arch-heads takes the builds and the boots from the caches; FRESH=1 boots again" {
@@ -136,9 +139,10 @@ selftest_fixture() {
 @test "x86_64 builds the 32-bit tests and x86 selftests for real, and allows no stand-in's skip" {
 	export FIXTURE_CONFIG=$'CONFIG_COMPAT=y\nCONFIG_X86_64=y'
 	selftest_fixture
-	export FAKE_CC_ARGS=$BATS_TEST_TMPDIR/cc-args
+	export FAKE_CC_ARGS=$BATS_TEST_TMPDIR/cc-args FAKE_QEMU_ARGS=$BATS_TEST_TMPDIR/qemu-args
 	run ws boot.sh series
 	[ "$status" -eq 0 ]
+	run ! grep -q -- "ws.compat" "$FAKE_QEMU_ARGS"
 	run ! grep -q -- "not-built.c" "$FAKE_CC_ARGS"
 	grep -q -- "tests/nsig_compat_32 $WS/qemu/tests/nsig_compat.m32.c -m32" "$FAKE_CC_ARGS"
 	grep -q -- "tests/selftest-x86-single_step_syscall_32.plain .* -m32" "$FAKE_CC_ARGS"

@@ -1758,6 +1758,28 @@ static int read_int(const char *path, int *val)
 	return 0;
 }
 
+/*
+ * Whether the kernel has CONFIG_COMPAT: the workspace boots a kernel
+ * without it (arm64's) with ws.compat=0 on the command line
+ * (scripts/boot.sh, kernel_cmdline); x86_64's have IA32_EMULATION.
+ */
+static bool kernel_has_compat(void)
+{
+	char buf[4096];
+	ssize_t n;
+	int fd;
+
+	fd = open("/proc/cmdline", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return true;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return true;
+	buf[n] = '\0';
+	return !(strstr(buf, " ws.compat=0") || !strncmp(buf, "ws.compat=0", 11));
+}
+
 static int debug_sysctl(void)
 {
 	static const char *const names[] = {
@@ -1765,12 +1787,21 @@ static int debug_sysctl(void)
 	};
 	/* compat tasks keep 64 signals: compat_sigset_t is 8 bytes */
 	const int want[] = { KSIG_NSIG, KSIG_SIGRTMAX, KSIG_SIGSET_BYTES, 8 };
+	bool compat = kernel_has_compat();
 	char path[128];
 	int i, v;
 
 	for (i = 0; i < 4; i++) {
 		snprintf(path, sizeof(path), "/proc/sys/kernel/%s", names[i]);
-		/* The smoke kernels have IA32_EMULATION, so COMPAT: all four. */
+		/* compat_sigset_size is there exactly when CONFIG_COMPAT is. */
+		if (i == 3 && !compat) {
+			if (!read_int(path, &v))
+				return failf("%s exists without CONFIG_COMPAT (ws.compat=0)", path);
+			if (errno != ENOENT)
+				return failf("%s: %s, want ENOENT without CONFIG_COMPAT", path, strerror(errno));
+			ksft_print_msg("%s: absent, as it should be without CONFIG_COMPAT\n", path);
+			continue;
+		}
 		if (read_int(path, &v))
 			return failf("%s: %s", path, strerror(errno));
 		ksft_print_msg("%s = %d\n", path, v);
