@@ -60,9 +60,9 @@ cross-compile: deps ## compile what each commit of $(SERIES) touches on every ar
 cross: deps ## full builds (vmlinux) of each head of $(SERIES) on every architecture the series concern; a failing head is bisected
 	@bash $(S)/cross.sh heads
 
-bisect: deps ## the first commit of SERIES=<one series> that does not build on ARCH=<name in scripts/arches>
-	@test -n "$(SERIES)" -a -n "$(ARCH)" || { echo "usage: make bisect SERIES=<series> ARCH=<architecture> (see scripts/arches)" >&2; exit 2; }
-	@env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u ARCH bash $(S)/cross.sh bisect "$(SERIES)" "$(ARCH)"
+bisect: deps ## the first commit of SERIES=<one series> that does not build on ARCH=<name in scripts/arches>, or with TEST=<name> where that guest test fails
+	@test -n "$(SERIES)" -a -n "$(ARCH)" || { echo "usage: make bisect SERIES=<series> ARCH=<architecture> [TEST=<guest test>] (see scripts/arches)" >&2; exit 2; }
+	@env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u ARCH TEST="$(TEST)" bash $(S)/cross.sh bisect "$(SERIES)" "$(ARCH)"
 
 boot-test: deps ## boot every commit of $(SERIES) in QEMU; DEBUG=1 boots only the heads on the debug config
 	@if [ "$(origin DEBUG)" = "command line" ] && [ "$(DEBUG)" = 1 ]; then \
@@ -142,6 +142,7 @@ help: ## this text
 	@echo "  WS_LOCK_TIMEOUT seconds a second run waits for the workspace lock before giving up (3600)"
 	@echo "  CCACHE_DEPEND 1: ccache in depend mode, a miss is one compile (default); 0: preprocessor mode"
 	@echo "  ARCH          bisect: the architecture, a name from scripts/arches (only there: the kernel builds get their own)"
+	@echo "  TEST          bisect: a guest test's KTAP name (nsig, or a case); the commit is booted instead of built"
 	@echo "  CROSS_MAX_OBJS cross-compile: objects compiled per commit and architecture, at most (16; a commit's own files always)"
 	@echo "  FORCE         apply: 1 replaces a branch edited in the tree (kept as a backup ref)"
 	@echo "  BENCH_BOOTS   bench: boots of base and of head each, for the pty throughput ($(BENCH_BOOTS))"

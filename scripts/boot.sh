@@ -7,6 +7,9 @@
 #   boot.sh arch-heads       BOOT_ARCH=arm64: build and boot the base and the
 #                            head of each series on that architecture
 #                            (make boot-arm64; stages build-arm64, boot-arm64)
+#   boot.sh commit SHA       build and boot one commit (make bisect TEST=...);
+#                            prints its directory of logs; its row goes to
+#                            $WORKDIR/bisect/results.tsv, not to the report
 #
 # BOOT_ARCH (x86_64 unless set; scripts/bootarch.sh) is the architecture
 # booted.  Another architecture's boots keep their own directories
@@ -648,6 +651,19 @@ cmd_bench() {
 	echo "written: $out"
 }
 
+# cmd_commit SHA: build and boot one commit, outside the report.
+cmd_commit() {
+	local sha subj
+	sha=$(git_tree rev-parse -q --verify "$1^{commit}") || die "no commit '$1' in $TREE"
+	subj=$(git_tree log -1 --format=%s "$sha")
+	RESULTS=$WORKDIR/bisect/results.tsv
+	mkdir -p "$WORKDIR/bisect"
+	exec 3>&1 1>&2
+	"$WS_ROOT/scripts/build.sh" commit "$sha" >/dev/null || die "the workspace could not build ${sha:0:12}"
+	boot_commit bisect 0 "$sha" "$subj" boot || true
+	echo "$BOOTS/$BA_PREFIX$CONFIG/${sha:0:12}" >&3
+}
+
 main() {
 	require_tree
 	take_lock
@@ -658,7 +674,8 @@ main() {
 	heads) cmd_heads ;;
 	bench) CONFIG=smoke cmd_bench ;;
 	arch-heads) CONFIG=smoke cmd_arch_heads ;;
-	*) die "usage: boot.sh series | boot.sh heads | boot.sh bench | BOOT_ARCH=arm64 boot.sh arch-heads" ;;
+	commit) cmd_commit "${2:?usage: boot.sh commit SHA}" ;;
+	*) die "usage: boot.sh series | boot.sh heads | boot.sh bench | BOOT_ARCH=arm64 boot.sh arch-heads | boot.sh commit SHA" ;;
 	esac
 }
 

@@ -7,7 +7,9 @@
 #                          selected series, on every architecture the series
 #                          concerns; a head that fails is bisected (make cross)
 #   cross.sh bisect S A    the first commit of series S that does not build
-#                          on architecture A (make bisect)
+#                          on architecture A (make bisect); with TEST=NAME,
+#                          the first where guest test NAME fails when the
+#                          commit is booted (x86_64 or arm64)
 #   cross.sh step A        git bisect run's step: build the checked-out
 #                          commit of $WORKDIR/cross-src on A (0 good, 1 bad,
 #                          125 when it cannot be configured)
@@ -586,12 +588,52 @@ cmd_heads() {
 	return $rc
 }
 
+# test_result DIR: how guest test $TEST ended in the boot logs DIR: ok,
+# fail, or nothing when it did not run.  A KTAP line "ok N TEST" or
+# "not ok N TEST", at any depth, TEST being the whole description or its
+# start before " # " or ": ".
+test_result() {
+	[[ -f $1/ktap.log ]] || return 0
+	awk -v t="$TEST" '
+		{ sub(/^[ \t]+/, "") }
+		/^(not )?ok [0-9]+ / {
+			d = $0; sub(/^(not )?ok [0-9]+ /, "", d)
+			if (d == t || index(d, t " # ") == 1 || index(d, t ": ") == 1) {
+				r = ($1 == "not") ? "fail" : "ok"; if (r == "fail") { print r; exit } found = r
+			}
+		}
+		END { if (found != "" && r != "fail") print found }' "$1/ktap.log"
+}
+
+# step_test NAME SHA: the bisect step of make bisect TEST=...: boot the
+# commit and read how the test ended (0 ok, 1 failed, 125 did not run).
+step_test() {
+	local name=$1 sha=$2 dir r
+	dir=$(BOOT_ARCH=$(boot_arch "$name") bash "$WS_ROOT/scripts/boot.sh" commit "$sha") || exit 125
+	r=$(test_result "$dir")
+	echo "bisect step: $name ${sha:0:12}: $TEST: ${r:-did not run} (logs: $dir)"
+	case $r in
+	ok) exit 0 ;;
+	fail) exit 1 ;;
+	*) exit 125 ;;
+	esac
+}
+
+# boot_arch NAME: the BOOT_ARCH that boots architecture NAME.
+boot_arch() {
+	case $1 in
+	x86_64 | arm64) echo "$1" ;;
+	*) die "TEST=$TEST: only x86_64 and arm64 are booted, not $1" ;;
+	esac
+}
+
 # cmd_step NAME: one step of git bisect run, in $XSRC as it is checked out.
 cmd_step() {
 	local name=$1 sha log rc=0
 	load_arches
 	[[ -n ${A_ARCH[$name]:-} ]] || die "unknown architecture '$name' (scripts/arches)"
 	sha=$(git -C "$XSRC" rev-parse HEAD) || exit 125
+	[[ -z ${TEST:-} ]] || step_test "$name" "$sha"
 	log=$XCACHE/bisect/$name/$sha.log
 	mkdir -p "${log%/*}" && : >"$log" || exit 125
 	full_build "$name" "$log" || rc=$?
@@ -605,7 +647,7 @@ cmd_step() {
 
 # cmd_bisect SERIES NAME: make bisect.
 cmd_bisect() {
-	local series=$1 name=$2 base head bad log
+	local series=$1 name=$2 base head bad log r what=build
 	require_tree
 	take_lock
 	load_arches
@@ -613,25 +655,43 @@ cmd_bisect() {
 	[[ -n ${A_ARCH[$name]:-} ]] ||
 		die "ARCH=$name is not an architecture of scripts/arches (they are: ${A_NAMES[*]})"
 	[[ ${A_SET[$name]} != none ]] || die "ARCH=$name is not covered: ${A_CONFIG[$name]}"
+	[[ -z ${TEST:-} ]] || { boot_arch "$name" >/dev/null; what="test $TEST"; }
 	base=$(git_tree rev-parse "$(base_ref "$series")") || exit 1
 	head=$(git_tree rev-parse "refs/heads/$series") || exit 1
 	log=$XCACHE/bisect/$name/bisect-$series.log
 	mkdir -p "${log%/*}"
 	: >"$log"
-	progress bisect "$series on $name: the head ${head:0:12}"
-	checkout_xsrc "$head" || die "cannot check out ${head:0:12} in $XSRC"
-	if full_build "$name" "$log"; then
-		echo "the head of $series builds on $name: nothing to bisect"
-		return 0
+	progress bisect "$series on $name, $what: the head ${head:0:12}"
+	if [[ -n ${TEST:-} ]]; then
+		r=$(test_result "$(BOOT_ARCH=$name bash "$WS_ROOT/scripts/boot.sh" commit "$head")")
+		[[ -n $r ]] || die "guest test '$TEST' does not run at the head of $series on $name (its KTAP names the tests)"
+		if [[ $r == ok ]]; then
+			echo "$TEST passes at the head of $series on $name: nothing to bisect"
+			return 0
+		fi
+		r=$(test_result "$(BOOT_ARCH=$name bash "$WS_ROOT/scripts/boot.sh" commit "$base")")
+		[[ $r != fail ]] || die "$TEST fails at the base of $series on $name too: not the series' fault"
+		checkout_xsrc "$head" || die "cannot check out ${head:0:12} in $XSRC"
+	else
+		checkout_xsrc "$head" || die "cannot check out ${head:0:12} in $XSRC"
+		if full_build "$name" "$log"; then
+			echo "the head of $series builds on $name: nothing to bisect"
+			return 0
+		fi
+		progress bisect "$series on $name: the head fails ($(first_error "$log")); the base ${base:0:12}"
+		checkout_xsrc "$base" || die "cannot check out ${base:0:12} in $XSRC"
+		full_build "$name" "$log" ||
+			die "the base of $series does not build on $name either ($(first_error "$log")): not the series' fault; log: $log"
 	fi
-	progress bisect "$series on $name: the head fails ($(first_error "$log")); the base ${base:0:12}"
-	checkout_xsrc "$base" || die "cannot check out ${base:0:12} in $XSRC"
-	full_build "$name" "$log" ||
-		die "the base of $series does not build on $name either ($(first_error "$log")): not the series' fault; log: $log"
 	progress bisect "$series on $name: git bisect run (log: $log)"
 	bad=$(bisect_arch "$name" "$base" "$head" "$log") || die "git bisect run found no first bad commit; log: $log"
-	printf 'first bad commit: %s [%s] %s\n  %s\n  log: %s\n' "$series" "$(index_of "$series" "$bad")" "${bad:0:12}" \
-		"$(first_error "$XCACHE/bisect/$name/$bad.log")" "$XCACHE/bisect/$name/$bad.log"
+	if [[ -n ${TEST:-} ]]; then
+		printf 'first bad commit: %s [%s] %s\n  %s fails there; log: %s\n' "$series" "$(index_of "$series" "$bad")" \
+			"${bad:0:12}" "$TEST" "$log"
+	else
+		printf 'first bad commit: %s [%s] %s\n  %s\n  log: %s\n' "$series" "$(index_of "$series" "$bad")" "${bad:0:12}" \
+			"$(first_error "$XCACHE/bisect/$name/$bad.log")" "$XCACHE/bisect/$name/$bad.log"
+	fi
 }
 
 case ${1:-series} in

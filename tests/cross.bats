@@ -186,3 +186,23 @@ cross_row_stage() {
 	awk -F'\t' '$1 == "two" && $5 == "full-build" && $10 == "fixarm"' "$WORKDIR/report/results.tsv" |
 		grep -q $'\twarn\t.*does not build: lib/b.c: this does not build on fixarm; the base [0-9a-f]* does not build either'
 }
+
+@test "bisect TEST=: the first commit where a guest test fails, by booting each commit" {
+	make_series one linux-source \
+		"lib/a.c:int lib_a(void) { return 0; }:fixture: generic code" \
+		"behaviour:broken:fixture: break the fixture test" \
+		"lib/c.c:int c;:fixture: more generic code"
+	ws apply.sh
+	TEST="fixture works" run ws cross.sh bisect one x86_64
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ $output == *"first bad commit: one [2/3 fixture: break the fixture test] $(tree rev-parse --short=12 one~1)"*"fixture works fails there"* ]]
+	# Its boots are not the report's.
+	[ ! -e "$WORKDIR/report/results.tsv" ] || ! grep -q $'^bisect\t' "$WORKDIR/report/results.tsv"
+	TEST="no such test" run ws cross.sh bisect one x86_64
+	[ "$status" -ne 0 ]
+	[[ $output == *"guest test 'no such test' does not run at the head of one on x86_64"* ]]
+	TEST="fixture works" run ws cross.sh bisect one fixarm
+	[ "$status" -ne 0 ]
+	[[ $output == *"only x86_64 and arm64 are booted, not fixarm"* ]]
+}
