@@ -656,7 +656,8 @@ cmd_commit() {
 	local sha subj
 	sha=$(git_tree rev-parse -q --verify "$1^{commit}") || die "no commit '$1' in $TREE"
 	subj=$(git_tree log -1 --format=%s "$sha")
-	RESULTS=$WORKDIR/bisect/results.tsv
+	# record (lib.sh) writes to $RESULTS: this boot's row is not the report's.
+	export RESULTS=$WORKDIR/bisect/results.tsv
 	mkdir -p "$WORKDIR/bisect"
 	exec 3>&1 1>&2
 	"$WS_ROOT/scripts/build.sh" commit "$sha" >/dev/null || die "the workspace could not build ${sha:0:12}"

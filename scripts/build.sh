@@ -81,15 +81,7 @@ artifact_dir() {
 }
 
 checkout_src() {
-	local sha=$1
-	if [[ -d $SRC ]] && ! git -C "$SRC" rev-parse -q --git-dir >/dev/null 2>&1; then
-		rm -rf "$SRC" || return 1
-	fi
-	git_tree worktree prune || return 1
-	[[ -d $SRC ]] || git_tree worktree add -q --detach "$SRC" "$sha" || return 1
-	clear_stale_git_locks "$SRC" || return 1
-	git -C "$SRC" checkout -q -f --detach "$sha" &&
-		git -C "$SRC" clean -fdxq
+	checkout_worktree "$SRC" "$1"
 }
 
 kmake() {

@@ -209,22 +209,21 @@ plan() {
 }
 
 checkout_xsrc() {
-	local sha=$1
-	if [[ -d $XSRC ]] && ! git -C "$XSRC" rev-parse -q --git-dir >/dev/null 2>&1; then
-		rm -rf "$XSRC" || return 1
-	fi
-	git_tree worktree prune || return 1
-	[[ -d $XSRC ]] || git_tree worktree add -q --detach "$XSRC" "$sha" || return 1
-	clear_stale_git_locks "$XSRC" || return 1
-	git -C "$XSRC" checkout -q -f --detach "$sha" && git -C "$XSRC" clean -fdxq
+	checkout_worktree "$XSRC" "$1"
 }
 
-# xmake NAME ARGS...: make in the cross worktree for architecture NAME.
-xmake() {
-	local name=$1 prefix=${A_PREFIX[$1]}
-	shift
-	make -C "$XSRC" O="$XOUT/$name" ARCH="${A_ARCH[$name]}" ${prefix:+CROSS_COMPILE=$prefix} \
+# amake OUT NAME ARGS...: make in the cross worktree for architecture NAME
+# into the O= directory OUT/NAME.
+amake() {
+	local out=$1/$2 name=$2 prefix=${A_PREFIX[$2]}
+	shift 2
+	make -C "$XSRC" O="$out" ARCH="${A_ARCH[$name]}" ${prefix:+CROSS_COMPILE=$prefix} \
 		CC="ccache ${prefix}gcc" HOSTCC="ccache gcc" "$@"
+}
+
+# xmake NAME ARGS...: into NAME's per-commit O= ($XOUT).
+xmake() {
+	amake "$XOUT" "$@"
 }
 
 # prepare_out NAME LOG: the architecture's O= directory, configured once.
@@ -289,6 +288,13 @@ compile() {
 	xmake "$name" -k -j"$JOBS" "${objs[@]}" >>"$log" 2>&1
 }
 
+# own_code: this script's code, without comments or layout (as check.sh
+# keys the checks), and the Python it runs: part of every cache key here.
+own_code() {
+	shfmt -mn "$WS_ROOT/scripts/cross.sh" 2>/dev/null || cat "$WS_ROOT/scripts/cross.sh"
+	cat "$DIAG_PY"
+}
+
 cc_of() {
 	"${A_PREFIX[$1]}gcc" --version 2>/dev/null | sed -n 1p
 }
@@ -300,8 +306,7 @@ cell_key() {
 		printf '%s\n' "${A_LINE[$3]}"
 		cc_of "$3"
 		cat "$4"
-		shfmt -mn "$WS_ROOT/scripts/cross.sh" 2>/dev/null || cat "$WS_ROOT/scripts/cross.sh"
-		cat "$DIAG_PY"
+		own_code
 	} | sha256sum | cut -c1-16
 }
 
@@ -457,12 +462,9 @@ cmd_series() {
 	return $rc
 }
 
-# fmake NAME ARGS...: make in the cross worktree into NAME's full-build O=.
+# fmake NAME ARGS...: into NAME's full-build O= ($XFULL).
 fmake() {
-	local name=$1 prefix=${A_PREFIX[$1]}
-	shift
-	make -C "$XSRC" O="$XFULL/$name" ARCH="${A_ARCH[$name]}" ${prefix:+CROSS_COMPILE=$prefix} \
-		CC="ccache ${prefix}gcc" HOSTCC="ccache gcc" "$@"
+	amake "$XFULL" "$@"
 }
 
 # full_build NAME LOG: tinyconfig + cross.config and make -k vmlinux of the
@@ -530,7 +532,7 @@ head_build() {
 		printf '%s\n' "${A_LINE[$name]}"
 		cc_of "$name"
 		cat "$CROSS_FRAGMENT"
-		shfmt -mn "$WS_ROOT/scripts/cross.sh" 2>/dev/null || cat "$WS_ROOT/scripts/cross.sh"
+		own_code
 	} | sha256sum | cut -c1-16)
 	dir=$XCACHE/full/$name/$head-$key
 	if [[ -f $dir/result ]] && grep -qE '^(pass|warn) ' "$dir/result"; then

@@ -168,6 +168,19 @@ clear_stale_git_locks() {
 	done
 }
 
+# checkout_worktree DIR SHA: DIR, a detached worktree of the tree of the
+# workspace's own (made if missing, remade if broken), at SHA and clean.
+checkout_worktree() {
+	local dir=$1 sha=$2
+	if [[ -d $dir ]] && ! git -C "$dir" rev-parse -q --git-dir >/dev/null 2>&1; then
+		rm -rf "$dir" || return 1
+	fi
+	git_tree worktree prune || return 1
+	[[ -d $dir ]] || git_tree worktree add -q --detach "$dir" "$sha" || return 1
+	clear_stale_git_locks "$dir" || return 1
+	git -C "$dir" checkout -q -f --detach "$sha" && git -C "$dir" clean -fdxq
+}
+
 # tree_git_lock: the user's tree is in the middle of a git command (or one
 # crashed there): name the lock file and say what to do.
 tree_git_lock() {
