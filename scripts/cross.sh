@@ -47,6 +47,7 @@ SMOKE_OUT=${SMOKE_OUT:-$WORKDIR/build/smoke}
 CROSS_MAX_OBJS=${CROSS_MAX_OBJS:-16}
 JOBS=${JOBS:-$(nproc)}
 DIAG_PY=$WS_ROOT/scripts/cross_diag.py
+SELECT_PY=$WS_ROOT/scripts/kbuild_select.py
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
 
 declare -A A_ARCH=() A_PKG=() A_PREFIX=() A_SET=() A_CONFIG=() A_DIR=() A_LINE=()
@@ -238,61 +239,43 @@ prepare_out() {
 	}
 }
 
-# selected NAME OBJ: OBJ's directory's Makefile does not leave it out of
-# the architecture's config: a line that names it is obj-y (or a
-# composite's), or its option is set in $XOUT/NAME/.config.  An object no
-# line names (built through a variable) counts as selected.
-selected() {
-	local name=$1 obj=$2 mk opts o
-	mk=$XSRC/${obj%/*}/Makefile
-	[[ -f $mk ]] || mk=$XSRC/${obj%/*}/Kbuild
-	[[ -f $mk ]] || return 0
-	opts=$(awk -v o="${obj##*/}" '
-		/\\$/ { line = line substr($0, 1, length($0) - 1) " "; next }
-		{ line = line $0
-		  n = split(line, w, /[ \t]+/)
-		  for (i = 2; i <= n; i++) if (w[i] == o) {
-			  if (match(w[1], /\$\(CONFIG_[A-Za-z0-9_]+\)/)) print substr(w[1], RSTART + 2, RLENGTH - 3)
-			  else print "y"
-			  break
-		  }
-		  line = "" }' "$mk") || return 0
-	[[ -n $opts ]] || return 0
-	for o in $opts; do
-		[[ $o == y ]] && return 0
-		grep -qE "^$o=[ym]" "$XOUT/$name/.config" && return 0
-	done
-	return 1
-}
-
-# compile NAME OBJLIST LOG: compile the objects of OBJLIST whose source
-# exists in the worktree and that the architecture's config builds, each
-# again even if make thinks it is up to date (ccache answers an unchanged
-# one, with its warnings).  make's status.  The objects left out are listed
-# in LOG.
+# compile NAME OBJLIST LOG [EMPTY]: compile the objects of OBJLIST whose source
+# exists in the worktree and that the architecture's config builds
+# (scripts/kbuild_select.py reads the Makefiles), each again even if make
+# thinks it is up to date (ccache answers an unchanged one, with its
+# warnings).  make's status.  The objects left out are listed in LOG, with
+# the reason.  With no object left, make EMPTY if given (the parent's
+# "prepare", for the messages of the prepare steps).  make -Otarget keeps
+# each object's lines together, so that a message names its object.
 compile() {
-	local name=$1 list=$2 log=$3 o
+	local name=$1 list=$2 log=$3 empty=${4:-} o verdict why
 	local -a objs=()
 	: >>"$log" || return 1
 	prepare_out "$name" "$log" || return 1
 	while IFS= read -r o; do
-		[[ -e $XSRC/${o%.o}.c || -e $XSRC/${o%.o}.S ]] || continue
-		if ! selected "$name" "$o"; then
-			echo "cross.sh: $o: not built by ${A_CONFIG[$name]}, left out" >>"$log"
-			continue
+		[[ -e $XSRC/${o%.o}.c || -e $XSRC/${o%.o}.S ]] && echo "$o"
+	done <"$list" >"$list.present" || true
+	"$SELECT_PY" "$XSRC" "$XOUT/$name/.config" "$list.present" >"$list.select" ||
+		{ warn "$SELECT_PY failed on $list for $name"; return 1; }
+	while IFS=$'\t' read -r verdict o why; do
+		if [[ $verdict == keep ]]; then
+			objs+=("$o")
+			rm -f "$XOUT/$name/$o"
+		else
+			echo "cross.sh: $o: not built by ${A_CONFIG[$name]}, left out: $why" >>"$log"
 		fi
-		objs+=("$o")
-		rm -f "$XOUT/$name/$o"
-	done <"$list"
-	((${#objs[@]})) || return 0
-	xmake "$name" -k -j"$JOBS" "${objs[@]}" >>"$log" 2>&1
+	done <"$list.select"
+	rm -f "$list.present" "$list.select"
+	((${#objs[@]})) || objs=("$empty")
+	[[ -n ${objs[0]} ]] || return 0
+	xmake "$name" -k -j"$JOBS" -Otarget "${objs[@]}" >>"$log" 2>&1
 }
 
 # own_code: this script's code, without comments or layout (as check.sh
 # keys the checks), and the Python it runs: part of every cache key here.
 own_code() {
 	shfmt -mn "$WS_ROOT/scripts/cross.sh" 2>/dev/null || cat "$WS_ROOT/scripts/cross.sh"
-	cat "$DIAG_PY"
+	cat "$DIAG_PY" "$SELECT_PY"
 }
 
 cc_of() {
@@ -408,8 +391,9 @@ cross_commit() {
 		for name in "${again[@]}"; do
 			dir=${cell[$name]}.tmp
 			t0=$(now)
-			progress cross "  $name: the parent ${parent:0:12}, for its messages"
-			compile "$name" "$dir/objects" "$dir/parent.log" || true
+			"$DIAG_PY" objects "$XSRC" "$dir/commit.log" >"$dir/parent-objects" || return 1
+			progress cross "  $name: the parent ${parent:0:12}, for the messages of $(grep -c . "$dir/parent-objects") object(s)"
+			compile "$name" "$dir/parent-objects" "$dir/parent.log" prepare || true
 			secs[$name]=$((secs[$name] + $(now) - t0))
 		done
 	fi

@@ -11,6 +11,12 @@ and those a commit adds against its parent (scripts/cross.sh).
         the target it names; an error of a tool without a line ("cc1:
         fatal error: ...") is of kind "tool": the compile could not run; make's "Error N" lines, which only repeat that
         something failed, are not listed.
+  cross_diag.py objects SRC LOG
+        The objects that have a diagnostic in LOG, one a line, in order: a
+        diagnostic belongs to the object whose kbuild "CC" (or "AS") line
+        comes before it.  LOG must come from make -Otarget, which keeps each
+        object's lines together.  A diagnostic of no object (the prepare
+        steps') is left out.
   cross_diag.py new SRC LOG PARENT_SRC PARENT_LOG
         The diagnostics of LOG that PARENT_LOG does not have, counted as a
         multiset: a second identical warning is new.  One a line.
@@ -23,6 +29,7 @@ import sys
 LOC_RE = re.compile(r"^(\S+?):\d+(?::\d+)?: (fatal error|error|warning): (.*)$")
 TOOL_RE = re.compile(r"^(\S+): (fatal error|error): (.*)$")
 NORULE_RE = re.compile(r"No rule to make target '([^']+)'(?:, needed by '([^']+)')?")
+STEP_RE = re.compile(r"^  ([A-Z0-9_]+)\s+(?:\[M\]\s+)?(\S+)\s*$")
 KINDS = {"fatal error": "error", "error": "error", "warning": "warning"}
 
 
@@ -30,23 +37,34 @@ def strip_src(text, src):
     return text.replace(src.rstrip("/") + "/", "")
 
 
-def diagnostics(src, path):
+def diagnostics(src, path, with_objects=False):
     out = []
+    obj = None
     with open(path, encoding="utf-8", errors="replace") as log:
         for raw in log:
             line = strip_src(raw.rstrip("\n"), src)
-            m = LOC_RE.match(line)
+            m = STEP_RE.match(line)
             if m:
-                out.append(f"{KINDS[m.group(2)]}\t{m.group(1)}: {m.group(3)}")
+                step, target = m.group(1), m.group(2)
+                obj = target if step in ("CC", "AS") and target.endswith(".o") else None
                 continue
-            m = TOOL_RE.match(line)
-            if m and not line.startswith("make"):
-                out.append(f"tool\t{m.group(1)}: {m.group(3)}")
-                continue
-            m = NORULE_RE.search(line)
-            if m and line.startswith("make"):
-                out.append(f"error\t{m.group(1)}: make: no rule to make this target")
+            d = diagnostic(line)
+            if d:
+                out.append((obj, d) if with_objects else d)
     return out
+
+
+def diagnostic(line):
+    m = LOC_RE.match(line)
+    if m:
+        return f"{KINDS[m.group(2)]}\t{m.group(1)}: {m.group(3)}"
+    m = TOOL_RE.match(line)
+    if m and not line.startswith("make"):
+        return f"tool\t{m.group(1)}: {m.group(3)}"
+    m = NORULE_RE.search(line)
+    if m and line.startswith("make"):
+        return f"error\t{m.group(1)}: make: no rule to make this target"
+    return None
 
 
 def usage():
@@ -58,6 +76,14 @@ def main(argv):
     if len(argv) == 3 and argv[0] == "list":
         for d in diagnostics(argv[1], argv[2]):
             print(d)
+        return 0
+    if len(argv) == 3 and argv[0] == "objects":
+        seen = {}
+        for obj, _ in diagnostics(argv[1], argv[2], with_objects=True):
+            if obj:
+                seen[obj] = True
+        for obj in seen:
+            print(obj)
         return 0
     if len(argv) == 5 and argv[0] == "new":
         old = collections.Counter(diagnostics(argv[3], argv[4]))
