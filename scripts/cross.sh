@@ -294,9 +294,11 @@ cell_key() {
 }
 
 # judge NAME DIR: the cell's "status detail" from DIR's commit.log and, when
-# it was needed, parent.log (the new messages go to DIR/new.txt).
+# it was needed, parent.log (the new messages go to DIR/new.txt).  A build
+# that fails before any object (in prepare: asm-offsets) at the parent too
+# compiled nothing: a warning that says so, not a pass.
 judge() {
-	local name=$1 dir=$2 new nerr nwarn first msgs old
+	local name=$1 dir=$2 new nerr nwarn first msgs old orphan
 	msgs=$("$DIAG_PY" list "$XSRC" "$dir/commit.log") || return 1
 	if grep -q '^tool' <<<"$msgs"; then
 		echo "fail the compile could not run: $(grep -m1 '^tool' <<<"$msgs" | cut -f2)"
@@ -323,7 +325,10 @@ judge() {
 		return 0
 	fi
 	old=$("$DIAG_PY" list "$XSRC" "$dir/parent.log") || return 1
-	if [[ $(cat "$dir/commit.rc") != 0 ]] && ! grep -q '^error' <<<"$msgs"; then
+	orphan=$("$DIAG_PY" orphans "$XSRC" "$dir/commit.log" | grep -m1 '^error' | cut -f2) || true
+	if [[ $(cat "$dir/commit.rc") != 0 && -n $orphan ]]; then
+		echo "warn nothing compiled: the ${A_CONFIG[$name]} build fails before any object, at the parent too: $orphan"
+	elif [[ $(cat "$dir/commit.rc") != 0 ]] && ! grep -q '^error' <<<"$msgs"; then
 		echo "fail make failed without a compiler message: $(tail -n1 "$dir/commit.log")"
 	else
 		local broken

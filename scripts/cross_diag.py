@@ -17,6 +17,9 @@ and those a commit adds against its parent (scripts/cross.sh).
         comes before it.  LOG must come from make -Otarget, which keeps each
         object's lines together.  A diagnostic of no object (the prepare
         steps') is left out.
+  cross_diag.py orphans SRC LOG
+        The diagnostics of LOG that belong to no object (those of the
+        prepare steps, such as asm-offsets), as "list" prints them.
   cross_diag.py new SRC LOG PARENT_SRC PARENT_LOG
         The diagnostics of LOG that PARENT_LOG does not have, counted as a
         multiset: a second identical warning is new.  One a line.
@@ -84,6 +87,11 @@ def main(argv):
                 seen[obj] = True
         for obj in seen:
             print(obj)
+        return 0
+    if len(argv) == 3 and argv[0] == "orphans":
+        for obj, d in diagnostics(argv[1], argv[2], with_objects=True):
+            if not obj:
+                print(d)
         return 0
     if len(argv) == 5 and argv[0] == "new":
         old = collections.Counter(diagnostics(argv[3], argv[4]))

@@ -93,6 +93,18 @@ cross_row_stage() {
 	[[ $(cross_row 4 fixarm) == pass* ]]
 }
 
+@test "cross-compile: a build that fails before any object at the parent too compiled nothing: a warning, not a pass" {
+	make_series one linux-source \
+		"lib/a.c:int lib_a(void) { return 0; }:fixture: generic code" \
+		"include/prepare-breaks-fixarm.h:/* prepare fails on fixarm from here */:fixture: break prepare on fixarm" \
+		"lib/a.c:int lib_a(void) { return 1; }:fixture: generic code again"
+	ws apply.sh
+	run ws cross.sh series
+	[ "$status" -eq 0 ]
+	[[ $(cross_row 3 x86_64) == "pass 1 objects; no errors or warnings" ]]
+	[[ $(cross_row 3 fixarm) == "warn 1 objects; nothing compiled: the defconfig build fails before any object, at the parent too: include/prepare-breaks-fixarm.h: prepare fails on fixarm" ]]
+}
+
 @test "cross-compile: a header is compiled through a capped sample of the objects that include it, and says how many" {
 	local users=() i
 	for i in 1 2 3 4 5 6 7 8; do users+=("u/u$i.c:#include \"../include/fix.h\":fixture: user $i"); done

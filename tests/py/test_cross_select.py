@@ -56,3 +56,9 @@ def test_diag_list_keeps_the_message_of_no_object():
     assert out.splitlines()[0] == ("warning\t<stdin>: #warning syscall clone3 "
                                    "not implemented [-Wcpp]")
     assert len(out.splitlines()) == 5
+
+
+def test_diag_orphans_are_the_messages_of_no_object():
+    out = run(DIAG, "orphans", "/w/src", CD / "otarget.log")
+    assert out == ("warning\t<stdin>: #warning syscall clone3 not implemented "
+                   "[-Wcpp]\n")
