@@ -46,6 +46,7 @@ CROSS_FRAGMENT=${CROSS_FRAGMENT:-$WS_ROOT/qemu/configs/cross.config}
 SMOKE_OUT=${SMOKE_OUT:-$WORKDIR/build/smoke}
 CROSS_MAX_OBJS=${CROSS_MAX_OBJS:-16}
 JOBS=${JOBS:-$(nproc)}
+CROSS_PAR=${CROSS_PAR:-2}
 DIAG_PY=$WS_ROOT/scripts/cross_diag.py
 SELECT_PY=$WS_ROOT/scripts/kbuild_select.py
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
@@ -305,7 +306,10 @@ judge() {
 		return 0
 	fi
 	if [[ ! -f $dir/parent.log ]]; then
-		if [[ $(cat "$dir/commit.rc") != 0 ]]; then
+		if [[ -n $msgs ]]; then
+			warn "$name: the compile at the parent left no log in $dir"
+			return 1
+		elif [[ $(cat "$dir/commit.rc") != 0 ]]; then
 			echo "fail make failed without a compiler message: $(tail -n1 "$dir/commit.log")"
 		else
 			echo "pass no errors or warnings"
@@ -337,11 +341,49 @@ judge() {
 	fi
 }
 
+# cell_job PHASE NAME: one architecture's compile of a cell (cross_commit's
+# cell[] and desc[]): PHASE "commit" compiles its objects into commit.log
+# and commit.rc; "parent" compiles, at the parent, the objects that printed
+# messages, into parent.log.  Adds its seconds to the cell's secs file.
+cell_job() {
+	local phase=$1 name=$2 dir=${cell[$2]}.tmp t0 rc=0 before=0
+	t0=$(now)
+	if [[ $phase == commit ]]; then
+		progress cross "  $name: ${desc[$name]}"
+		compile "$name" "$dir/objects" "$dir/commit.log" || rc=$?
+		echo "$rc" >"$dir/commit.rc" || return 1
+	else
+		"$DIAG_PY" objects "$XSRC" "$dir/commit.log" >"$dir/parent-objects" || return 1
+		progress cross "  $name: the parent, for the messages of $(grep -c . "$dir/parent-objects") object(s)"
+		compile "$name" "$dir/parent-objects" "$dir/parent.log" prepare || true
+	fi
+	[[ ! -f $dir/secs ]] || before=$(cat "$dir/secs")
+	echo $((before + $(now) - t0)) >"$dir/secs"
+}
+
+# run_cells PHASE NAME...: cell_job for each architecture, CROSS_PAR at a
+# time (each make's serial part, reading the Makefiles and checking
+# prepare, then overlaps another's compiles).  The jobs leave their results
+# in files; a job that left none is caught by its caller.
+run_cells() {
+	local phase=$1 name running=0
+	shift
+	for name in "$@"; do
+		if ((running >= CROSS_PAR)); then
+			wait -n || true
+			running=$((running - 1))
+		fi
+		cell_job "$phase" "$name" &
+		running=$((running + 1))
+	done
+	wait
+}
+
 # cross_commit NAME IDX N SHA SUBJECT: every architecture of one commit.
 cross_commit() {
-	local series=$1 idx=$2 n=$3 sha=$4 subj=$5 parent line name t0 dir rc msgs
+	local series=$1 idx=$2 n=$3 sha=$4 subj=$5 parent line name dir msgs secs
 	local -a lines=() todo=() again=()
-	local -A desc=() secs=() cell=()
+	local -A desc=() cell=()
 	parent=$(git_tree rev-parse "$sha^") || return 1
 	capture lines arches_of "$sha"
 	clear_cells "$series" "$idx" cross || return 1
@@ -378,34 +420,24 @@ cross_commit() {
 	done
 	((${#todo[@]})) || return 0
 	checkout_xsrc "$sha" || { warn "cannot check out ${sha:0:12} in $XSRC"; return 1; }
+	run_cells commit "${todo[@]}"
 	for name in "${todo[@]}"; do
 		dir=${cell[$name]}.tmp
-		t0=$(now)
-		progress cross "  $name: ${desc[$name]}"
-		rc=0
-		compile "$name" "$dir/objects" "$dir/commit.log" || rc=$?
-		echo "$rc" >"$dir/commit.rc" || return 1
-		secs[$name]=$(($(now) - t0))
+		[[ -f $dir/commit.rc ]] || { warn "$name: the compile of ${sha:0:12} left no status"; return 1; }
 		msgs=$("$DIAG_PY" list "$XSRC" "$dir/commit.log") || return 1
-		if [[ $rc != 0 || -n $msgs ]]; then
+		if [[ $(cat "$dir/commit.rc") != 0 || -n $msgs ]]; then
 			again+=("$name")
 		fi
 	done
 	if ((${#again[@]})); then
 		checkout_xsrc "$parent" || { warn "cannot check out ${parent:0:12} in $XSRC"; return 1; }
-		for name in "${again[@]}"; do
-			dir=${cell[$name]}.tmp
-			t0=$(now)
-			"$DIAG_PY" objects "$XSRC" "$dir/commit.log" >"$dir/parent-objects" || return 1
-			progress cross "  $name: the parent ${parent:0:12}, for the messages of $(grep -c . "$dir/parent-objects") object(s)"
-			compile "$name" "$dir/parent-objects" "$dir/parent.log" prepare || true
-			secs[$name]=$((secs[$name] + $(now) - t0))
-		done
+		run_cells parent "${again[@]}"
 	fi
 	for name in "${todo[@]}"; do
 		dir=${cell[$name]}
 		line=$(judge "$name" "$dir.tmp") || return 1
-		printf '%s %s %s\n' "${line%% *}" "${secs[$name]}" "${line#* }" >"$dir.tmp/result" || return 1
+		secs=$(cat "$dir.tmp/secs") || return 1
+		printf '%s %s %s\n' "${line%% *}" "$secs" "${line#* }" >"$dir.tmp/result" || return 1
 		rm -rf "$dir" && mv "$dir.tmp" "$dir" || return 1
 		record_cell "$series" "$idx" "$sha" "$subj" "$name" "$dir" "${desc[$name]}" ""
 	done
