@@ -50,8 +50,8 @@ fragments() {
 # then the options it needs.  A feature applies where the commit's Kconfig
 # files define its first option; before that commit it does not exist.
 features() {
-	local sha=$1 first sym
-	local -a opts
+	local sha=$1 first sym found i alt
+	local -a opts lines=() syms=()
 	[[ -f $CONFIG_DIR/features.config ]] || return 0
 	while read -r -a opts; do
 		((${#opts[@]})) || continue
@@ -59,10 +59,18 @@ features() {
 		[[ $first == CONFIG_*=* ]] ||
 			die "qemu/configs/features.config: '$first' is not a CONFIG_NAME=value option"
 		sym=${first%%=*}
-		git_tree grep -qE "^[[:space:]]*(menu)?config ${sym#CONFIG_}"'[[:space:]]*$' \
-			"$sha" -- '*Kconfig*' 2>/dev/null || continue
-		printf '%s\n' "${opts[@]}"
+		syms+=("${sym#CONFIG_}")
+		lines+=("${opts[*]}")
 	done < <(sed 's/#.*//' "$CONFIG_DIR/features.config")
+	((${#syms[@]})) || return 0
+	# One pass over the commit's Kconfig files for every feature.
+	alt=$(IFS='|' && echo "${syms[*]}")
+	found=$(git_tree grep -hE "^[[:space:]]*(menu)?config ($alt)[[:space:]]*\$" \
+		"$sha" -- '*Kconfig*' 2>/dev/null | awk '{ print $2 }') || true
+	for i in "${!syms[@]}"; do
+		grep -qxF "${syms[$i]}" <<<"$found" || continue
+		tr ' ' '\n' <<<"${lines[$i]}"
+	done
 }
 
 # config_key SHA: what the .config is a function of.  A commit without any

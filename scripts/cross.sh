@@ -78,7 +78,20 @@ load_arches() {
 
 # touched_files SHA: what the commit adds or changes (not what it deletes).
 touched_files() {
-	git_tree diff-tree --no-commit-id --name-only -r --diff-filter=AMR "$1"
+	memo "touched-$1" git_tree diff-tree --no-commit-id --name-only -r --diff-filter=AMR "$1"
+}
+
+# memo NAME CMD...: CMD's output, computed once per run of cmd_series
+# (kept in $MEMO/NAME); without $MEMO, every time.
+memo() {
+	local f=${MEMO:+$MEMO/$1}
+	shift
+	[[ -n $f ]] || { "$@"; return; }
+	if [[ ! -f $f ]]; then
+		"$@" >"$f.tmp" || { rm -f "$f.tmp"; return 1; }
+		mv "$f.tmp" "$f" || return 1
+	fi
+	cat "$f"
 }
 
 # kernel_code FILE: FILE is compiled into some kernel (not documentation,
@@ -138,14 +151,22 @@ header_regex() {
 # dependents HEADER DIR: the objects of the smoke build that include
 # HEADER, outside arch/ (or in arch/DIR/), one a line, sorted.
 dependents() {
-	local h=$1 d=$2 rc=0 list
+	local h=$1 d=$2 list
 	[[ -d $SMOKE_OUT ]] || return 0
-	list=$(cd "$SMOKE_OUT" && grep -rlE --include='.*.o.cmd' "$(header_regex "$h")" .) || rc=$?
+	list=$(memo "includers-${h//\//%}" smoke_includers "$h") || return 1
+	[[ -n $list ]] || return 0
+	grep -E "^(arch/$d/|[^a])|^a[^r]" <<<"$list" || true
+}
+
+# smoke_includers HEADER: the objects of the smoke build that include
+# HEADER (kernel objects only), sorted.
+smoke_includers() {
+	local list rc=0
+	list=$(cd "$SMOKE_OUT" && grep -rlE --include='.*.o.cmd' "$(header_regex "$1")" .) || rc=$?
 	((rc <= 1)) || { warn "grep in $SMOKE_OUT failed"; return 1; }
 	[[ -n $list ]] || return 0
 	sed -E 's#^\./##; s#(^|/)\.([^/]+)\.o\.cmd$#\1\2.o#' <<<"$list" |
-		grep -vE '(^(scripts|tools|usr)/|\.mod\.o$|^vmlinux)' |
-		grep -E "^(arch/$d/|[^a])|^a[^r]" | LC_ALL=C sort -u || true
+		grep -vE '(^(scripts|tools|usr)/|\.mod\.o$|^vmlinux)' | LC_ALL=C sort -u || true
 }
 
 # direct_includers SHA HEADER DIR: files of arch/DIR/kernel/ and mm/ that
@@ -477,6 +498,9 @@ cmd_series() {
 	local s rc=0
 	local -a selected
 	capture selected selected_series
+	MEMO=$XCACHE/memo.$$
+	mkdir -p "$MEMO" || die "cannot create $MEMO"
+	trap 'rm -rf "$MEMO"' EXIT
 	for s in "${selected[@]}"; do
 		cross_series "$s" || rc=1
 	done

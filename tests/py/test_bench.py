@@ -36,3 +36,14 @@ def test_bench_without_figures_names_the_missing_file(tmp_path):
     res = subprocess.run([str(TOOL), str(tmp_path)], capture_output=True, text=True)
     assert res.returncode == 1
     assert str(tmp_path / "bench-raw.tsv") in res.stderr
+
+
+def test_bench_judges_the_additions_only_when_nothing_was_cached(tmp_path):
+    shutil.copy(FIX / "bench-raw.tsv", tmp_path / "bench-raw.tsv")
+    rows = (FIX / "results.tsv").read_text().replace(
+        "no errors or warnings, cached", "no errors or warnings")
+    (tmp_path / "results.tsv").write_text(rows)
+    out = subprocess.run([str(TOOL), str(tmp_path)], check=True,
+                         capture_output=True, text=True).stdout
+    assert "2:12 in this run" in out
+    assert "nothing cached: within the 15:00 cold budget" in out
