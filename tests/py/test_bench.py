@@ -38,7 +38,7 @@ def test_bench_without_figures_names_the_missing_file(tmp_path):
     assert str(tmp_path / "bench-raw.tsv") in res.stderr
 
 
-def test_bench_judges_the_additions_only_when_nothing_was_cached(tmp_path):
+def test_bench_says_how_many_addition_cells_came_from_a_cache(tmp_path):
     shutil.copy(FIX / "bench-raw.tsv", tmp_path / "bench-raw.tsv")
     rows = (FIX / "results.tsv").read_text().replace(
         "no errors or warnings, cached", "no errors or warnings")
@@ -46,4 +46,4 @@ def test_bench_judges_the_additions_only_when_nothing_was_cached(tmp_path):
     out = subprocess.run([str(TOOL), str(tmp_path)], check=True,
                          capture_output=True, text=True).stdout
     assert "2:12 in this run" in out
-    assert "nothing cached: within the 15:00 cold budget" in out
+    assert "5 cells, 0 from a cache; within the 15:00 budget of a cold run" in out
