@@ -73,6 +73,18 @@ guest_cc() {
 	"$GUEST_CC" -static -O2 -Wall -isystem "$hdr" -I "$ksft" -o "$out" "$src" "${@:5}"
 }
 
+# guest_cc32 OUT SRC HEADERS KSFT [FLAGS...]: compile one 32-bit guest
+# program (BOOT_ARCH's BA_CC32 and BA_FLAGS32), static, against HEADERS.
+guest_cc32() {
+	local cc=${GUEST_CC32:-${BA_CC32:-$GUEST_CC}}
+	"$cc" -static -O2 -Wall -isystem "$3" -I "$4" -o "$1" "$2" "${@:5}" "${BA_FLAGS32[@]}"
+}
+
+# headers32 ART: the uapi headers of ART's 32-bit programs.
+headers32() {
+	if [[ -n $BA_ARCH32 ]]; then echo "$1/headers32"; else echo "$1/headers"; fi
+}
+
 # KSFT_DIR: where the staged tree keeps kselftest.h and the selftests.
 KSFT_DIR=tools/testing/selftests
 
@@ -117,13 +129,14 @@ not_built() {
 	guest_cc "$1" "$WS_ROOT/qemu/not-built.c" "$3" "$4" "-DWS_NOT_BUILT=\"$2\""
 }
 
-# compile_selftests STAGE HEADERS OUT: each staged selftest into OUT as
-# selftest-<dir>-<name>, with _32 and _64 variants for "m32" entries and a
-# ".plain" suffix (qemu/init.c) for those that do not print KTAP.  An entry
-# for other architectures (arch=), or the _32 half where BOOT_ARCH builds
-# no 32-bit programs, becomes a not_built stand-in.
+# compile_selftests STAGE HEADERS HEADERS32 OUT: each staged selftest into
+# OUT as selftest-<dir>-<name>, with _32 and _64 variants for "m32" entries
+# (the _32 one against HEADERS32) and a ".plain" suffix (qemu/init.c) for
+# those that do not print KTAP.  An entry for other architectures (arch=),
+# or the _32 half where BOOT_ARCH builds no 32-bit programs, becomes a
+# not_built stand-in.
 compile_selftests() {
-	local stage=$1 hdr=$2 out=$3 path opts name suffix arches
+	local stage=$1 hdr=$2 hdr32=$3 out=$4 path opts name suffix arches
 	while read -r path opts; do
 		[[ -f $stage/$KSFT_DIR/$path ]] || continue
 		name=selftest-${path%.c}
@@ -141,8 +154,8 @@ compile_selftests() {
 			fi
 		elif [[ " $opts " == *" m32 "* ]]; then
 			guest_cc "$out/${name}_64$suffix" "$stage/$KSFT_DIR/$path" "$hdr" "$stage/$KSFT_DIR" -pthread || return 1
-			if [[ -n $BA_M32 ]]; then
-				guest_cc "$out/${name}_32$suffix" "$stage/$KSFT_DIR/$path" "$hdr" "$stage/$KSFT_DIR" -pthread "$BA_M32"
+			if [[ -z $BA_NO_M32 ]]; then
+				guest_cc32 "$out/${name}_32$suffix" "$stage/$KSFT_DIR/$path" "$hdr32" "$stage/$KSFT_DIR" -pthread
 			else
 				not_built "$out/${name}_32" "$BA_NO_M32" "$hdr" "$stage/$KSFT_DIR"
 			fi || return 1
@@ -167,6 +180,10 @@ guest_key() {
 		if [[ $BOOT_ARCH != x86_64 ]]; then
 			echo "arch=$BOOT_ARCH"
 			sha256sum "$WS_ROOT/qemu/not-built.c" "$WS_ROOT/scripts/bootarch.sh" | cut -d' ' -f1
+		fi
+		if [[ -n $BA_ARCH32 ]]; then
+			(cd "$art/headers32" && find . -type f | LC_ALL=C sort | xargs sha256sum)
+			"${GUEST_CC32:-$BA_CC32}" --version 2>/dev/null | head -n1 || true
 		fi
 	} | sha256sum | cut -c1-16
 }
@@ -214,15 +231,16 @@ build_initramfs() {
 			return 1
 		for t in "$WS_ROOT"/qemu/tests/*.c; do
 			name=$(basename "$t" .c)
-			if [[ $name == *.m32 && -z $BA_M32 ]]; then
+			if [[ $name == *.m32 && -n $BA_NO_M32 ]]; then
 				not_built "$tmp/tests/${name%.m32}_32" "$BA_NO_M32" "$art/headers" "$ksft"
 			elif [[ $name == *.m32 ]]; then
-				guest_cc "$tmp/tests/${name%.m32}_32" "$t" "$art/headers" "$ksft" "$BA_M32"
+				guest_cc32 "$tmp/tests/${name%.m32}_32" "$t" "$(headers32 "$art")" "$ksft"
 			else
 				guest_cc "$tmp/tests/$name" "$t" "$art/headers" "$ksft"
 			fi 2>>"$dir/guest-build.log" || return 1
 		done
-		compile_selftests "$tmp/ksft" "$art/headers" "$tmp/tests" 2>>"$dir/guest-build.log" || return 1
+		compile_selftests "$tmp/ksft" "$art/headers" "$(headers32 "$art")" "$tmp/tests" \
+			2>>"$dir/guest-build.log" || return 1
 		publish_initramfs "$tmp" "$cache"
 	fi
 	ln -sf "$cache/initramfs.cpio" "$dir/initramfs.cpio"
@@ -352,7 +370,8 @@ boot_commit() {
 		ACCEL_CHOSEN=$accel
 		progress boot "accelerator: $accel (ACCEL=$ACCEL)"
 	fi
-	if ! "$WS_ROOT/qemu/allowed-skips" "$art/headers" "$dir/selftests" "$art/config" >"$dir/allowed-skips" 2>"$dir/allowed-skips.err"; then
+	if ! "$WS_ROOT/qemu/allowed-skips" --headers32 "$(headers32 "$art")" "$art/headers" "$dir/selftests" "$art/config" \
+		>"$dir/allowed-skips" 2>"$dir/allowed-skips.err"; then
 		record "$name" "$idx" "$sha" "$subj" "$stage" fail $(($(now) - t0)) \
 			"workspace: qemu/allowed-skips failed: $(head -n1 "$dir/allowed-skips.err")" "$dir/allowed-skips.err"
 		printf '  FAIL qemu/allowed-skips: %s\n' "$(sanitize <"$dir/allowed-skips.err")"

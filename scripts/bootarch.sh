@@ -23,9 +23,15 @@
 #   BA_CONSOLE   the console's tty name on the kernel command line
 #   BA_ACCELS    the accelerators that can run the guest here, best first
 #   BA_GUEST_CC  the guest programs' compiler (GUEST_CC= overrides it)
-#   BA_M32       the flag that builds a 32-bit guest program (*.m32.c, the
-#                _32 half of an "m32" selftest); empty: none is built, and a
-#                stand-in that skips with BA_NO_M32 takes its place
+#   BA_CC32, BA_FLAGS32  the compiler (empty: the guest programs' own) and
+#                the flags that build a 32-bit guest program (*.m32.c, the
+#                _32 half of an "m32" selftest) for the kernel's compat
+#                layer (GUEST_CC32= overrides the compiler)
+#   BA_ARCH32    the ARCH= of the 32-bit programs' uapi headers when they
+#                are not the kernel's own (arm on arm64: build.sh installs
+#                them into the artifact's headers32/); empty: headers/
+#   BA_NO_M32    non-empty: no 32-bit program is built, and a stand-in that
+#                skips with this reason takes its place
 BOOT_ARCH=${BOOT_ARCH:-x86_64}
 
 # arches_field NAME COLUMN: one field of scripts/arches' line for NAME.
@@ -47,7 +53,9 @@ x86_64)
 	BA_CONSOLE=ttyS0
 	BA_ACCELS="kvm tcg"
 	BA_GUEST_CC=gcc
-	BA_M32=-m32
+	BA_CC32=""
+	BA_FLAGS32=(-m32)
+	BA_ARCH32=""
 	BA_NO_M32=""
 	;;
 arm64)
@@ -64,8 +72,12 @@ arm64)
 	# KVM runs only guests of the host's own architecture.
 	BA_ACCELS=tcg
 	BA_GUEST_CC=${BA_CROSS}gcc
-	BA_M32=""
-	BA_NO_M32="not built: no 32-bit user space on arm64 (it would need CONFIG_COMPAT and an armhf static libc)"
+	# 32-bit EL0 (CONFIG_COMPAT): static armel programs, with 32-bit
+	# arm's own uapi headers from the same commit.
+	BA_CC32=$(arches_field arm 3)gcc
+	BA_FLAGS32=()
+	BA_ARCH32=$(arches_field arm 2)
+	BA_NO_M32=""
 	;;
 *) die "BOOT_ARCH must be x86_64 or arm64 (got '$BOOT_ARCH')" ;;
 esac

@@ -192,7 +192,7 @@ artifact_done() {
 		return 1
 		;;
 	esac
-	if [[ ! -s $art/$BA_KERNEL || ! -d $art/headers ]]; then
+	if [[ ! -s $art/$BA_KERNEL || ! -d $art/headers ]] || [[ -n $BA_ARCH32 && ! -d $art/headers32 ]]; then
 		warn "discarding the damaged build result $art (no kernel or headers); building it again"
 		rm -rf "$art"
 		return 1
@@ -224,6 +224,9 @@ build_commit() {
 	if ((rc == 0)); then
 		kmake headers_install >>"$tmp/build.log" 2>&1 || rc=$?
 	fi
+	if ((rc == 0)) && [[ -n $BA_ARCH32 ]]; then
+		install_headers32 "$tmp" || rc=$?
+	fi
 	if ((rc == 0)); then
 		store_kernel "$sha" "$tmp" || { warn "cannot store the kernel of ${sha:0:12} in $tmp"; return 1; }
 		printf 'pass %s\n' $(($(now) - t0)) >"$tmp/result" || return 1
@@ -231,6 +234,17 @@ build_commit() {
 		printf 'fail %s %s\n' $(($(now) - t0)) "$(first_error "$tmp/build.log")" >"$tmp/result" || return 1
 	fi
 	mv_artifact "$tmp" "$art"
+}
+
+# install_headers32 TMP: the uapi headers of BOOT_ARCH's 32-bit programs
+# (ARCH=$BA_ARCH32, from the same checkout) into TMP/headers32, through an
+# O= of their own; headers_install needs no .config.
+install_headers32() {
+	local tmp=$1 out32=$OUT-hdr$BA_ARCH32
+	mkdir -p "$out32" || return 1
+	make -C "$SRC" O="$out32" ARCH="$BA_ARCH32" HOSTCC="ccache gcc" headers_install \
+		>>"$tmp/build.log" 2>&1 || return 1
+	cp -r "$out32/usr/include" "$tmp/headers32"
 }
 
 # store_kernel SHA TMP: the kernel, its headers, .config and kselftest.h

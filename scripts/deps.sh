@@ -19,7 +19,7 @@ packages() {
 		cpio xz-utils ccache sparse coccinelle python3-ply python3-git codespell
 		qemu-system-x86 bats shellcheck shfmt dwarves kmod rsync python3-aiosmtpd python3-pytest
 		python3-sphinx python3-sphinx-rtd-theme graphviz
-		qemu-system-arm libc6-dev-arm64-cross
+		qemu-system-arm libc6-dev-arm64-cross libc6-dev-armel-cross
 	PKGS
 	awk -F'\t' '!/^#/ && NF >= 6 && $4 != "-" { print $4 }' "$WS_ROOT/scripts/arches" | sort -u
 }

@@ -62,9 +62,11 @@ initramfs_list() {
 	run ! grep -q -- '-accel kvm' "$FAKE_QEMU_ARGS"
 	run grep -c -- '-M virt -accel tcg -cpu cortex-a57 .*-device pci-serial-2x,chardev2=ws-ktap .*-append console=ttyAMA0 ' "$FAKE_QEMU_ARGS"
 	[ "$output" -eq 2 ]
-	# No CONFIG_COMPAT: nsig.c is told so (ws.compat=0).
-	run grep -c -- '-append .* ws.compat=0' "$FAKE_QEMU_ARGS"
-	[ "$output" -eq 2 ]
+	# arm64.config has CONFIG_COMPAT: no ws.compat=0 for nsig.c.
+	grep -qx 'CONFIG_COMPAT=y' "$art/config"
+	run ! grep -q -- 'ws.compat' "$FAKE_QEMU_ARGS"
+	# The 32-bit programs' headers: 32-bit arm's, from the same commit.
+	[ -d "$art/headers32/linux" ] && [ -d "$art/headers/linux" ]
 }
 
 @test "a second arch-heads takes the builds and the boots from the caches; FRESH=1 boots again" {
@@ -116,23 +118,26 @@ selftest_fixture() {
 	ws apply.sh
 }
 
-@test "arm64 boots a stand-in for each 32-bit test and x86 selftest, which qemu/expected-skips allows" {
+@test "arm64 builds the 32-bit tests for 32-bit arm, and a stand-in for each x86 selftest, which qemu/expected-skips allows" {
 	selftest_fixture
 	export FAKE_CC_ARGS=$BATS_TEST_TMPDIR/cc-args
 	run arm64_heads
 	[ "$status" -eq 0 ]
-	local dir
+	local dir art
 	dir=$WORKDIR/boots/arm64-smoke/$(tree rev-parse --short=12 one)
+	art=$(echo "$WORKDIR"/artifacts/arm64-smoke/"$(tree rev-parse 'one^{tree}')"-*)
 	run initramfs_list "$dir"
 	[[ $output == *"/tests/nsig_compat_32 "* ]]
 	[[ $output == *"/tests/selftest-x86-single_step_syscall_64 "* ]]
 	[[ $output == *"/tests/selftest-x86-single_step_syscall_32 "* ]]
 	[[ $output != *".plain"* ]]
-	# Built from qemu/not-built.c, with the reason.
-	grep -q -- "-o [^ ]*/tests/nsig_compat_32 $WS/qemu/not-built.c .*-DWS_NOT_BUILT=\"not built: no 32-bit user space on arm64" "$FAKE_CC_ARGS"
-	grep -q -- "-o [^ ]*/tests/selftest-x86-single_step_syscall_64 $WS/qemu/not-built.c .*-DWS_NOT_BUILT=\"not built: a selftest for x86_64 only, and this is an arm64 kernel" "$FAKE_CC_ARGS"
+	# The 32-bit test for real, against 32-bit arm's headers.
+	grep -q -- "-isystem $art/headers32 .*-o [^ ]*/tests/nsig_compat_32 $WS/qemu/tests/nsig_compat.m32.c" "$FAKE_CC_ARGS"
+	run ! grep -q -- "-o [^ ]*/tests/nsig_compat_32 $WS/qemu/not-built.c" "$FAKE_CC_ARGS"
 	run ! grep -q -- "-m32" "$FAKE_CC_ARGS"
-	grep -qxF '*_32/not built: no 32-bit user space on *' "$dir/allowed-skips"
+	# The x86 selftest: stand-ins built from qemu/not-built.c, with the reason.
+	grep -q -- "-o [^ ]*/tests/selftest-x86-single_step_syscall_64 $WS/qemu/not-built.c .*-DWS_NOT_BUILT=\"not built: a selftest for x86_64 only, and this is an arm64 kernel" "$FAKE_CC_ARGS"
+	grep -q -- "-o [^ ]*/tests/selftest-x86-single_step_syscall_32 $WS/qemu/not-built.c" "$FAKE_CC_ARGS"
 	grep -qxF 'selftest-x86-*/not built: a selftest for x86_64 only, *' "$dir/allowed-skips"
 }
 
@@ -235,7 +240,7 @@ verdict_for() {
 		grep -qxF -- "$line" "$WS/qemu/configs/arm64.config" || missing+=("$line")
 	done <"$WS/qemu/configs/smoke.config"
 	[ "${#missing[@]}" -eq 0 ] || { printf 'not in arm64.config: %s\n' "${missing[@]}"; false; }
-	grep -qx '# CONFIG_COMPAT is not set' "$WS/qemu/configs/arm64.config"
+	grep -qx 'CONFIG_COMPAT=y' "$WS/qemu/configs/arm64.config"
 }
 
 @test "make help lists boot-arm64 and BOOT_ARCH" {
@@ -245,7 +250,7 @@ verdict_for() {
 	[[ $output == *"  BOOT_ARCH "* ]]
 }
 
-@test "the guest programs compile cleanly (-Wall -Werror) for arm64, against the cross libc's headers" {
+@test "the guest programs compile cleanly (-Wall -Werror) for arm64, and the 32-bit ones for arm, against the cross libcs' headers" {
 	command -v aarch64-linux-gnu-gcc >/dev/null || skip "no aarch64-linux-gnu-gcc (make deps)"
 	local t name
 	a64_cc() {
@@ -259,6 +264,14 @@ verdict_for() {
 		a64_cc "$BATS_TEST_TMPDIR/$name" "$t"
 	done
 	file "$BATS_TEST_TMPDIR/nsig" | grep -q 'ARM aarch64.*statically linked'
+	# The 32-bit programs, for arm64's compat layer: 32-bit arm, static.
+	command -v arm-linux-gnueabi-gcc >/dev/null || skip "no arm-linux-gnueabi-gcc (make deps)"
+	for t in "$WS"/qemu/tests/*.m32.c; do
+		name=$(basename "$t" .m32.c)
+		arm-linux-gnueabi-gcc -static -O2 -Wall -Werror -I "$FIXTURES/ktap/ksft" \
+			-o "$BATS_TEST_TMPDIR/${name}_32" "$t"
+		file "$BATS_TEST_TMPDIR/${name}_32" | grep -q 'ELF 32-bit LSB executable, ARM, EABI5.*statically linked'
+	done
 }
 
 @test "the matrix puts the arm64 stages after x86_64's" {

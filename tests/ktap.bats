@@ -609,12 +609,41 @@ rules_env() {
 	[ "$status" -eq 2 ]
 }
 
+@test "allowed-skips: SYMBOL@HEADER reads what HEADER includes; a TEST_32 rule reads --headers32" {
+	local h st cfg rules=$BATS_TEST_TMPDIR/rules h32=$BATS_TEST_TMPDIR/headers32
+	rules_env
+	printf '%s\n' 'header-lacks SIGINFO@asm/signal.h n/SIGINFO*' \
+		'header-lacks SIGINFO@asm/signal.h n_32/SIGINFO*' >"$rules"
+	# 64-bit: asm/signal.h includes the asm-generic one, which defines it
+	mkdir -p "$h/asm" "$h/asm-generic" "$h32/asm" "$h32/asm-generic"
+	printf '#include <asm-generic/signal.h>\n' >"$h/asm/signal.h"
+	printf '#define SIGINFO 65\n' >"$h/asm-generic/signal.h"
+	# 32-bit: the asm-generic one defines it too, but asm/signal.h does
+	# not include it (32-bit arm's)
+	printf '#include <asm-generic/signal-defs.h>\n' >"$h32/asm/signal.h"
+	printf '#define SIGINFO 65\n' >"$h32/asm-generic/signal.h"
+	run --separate-stderr "$ALLOWED" --headers32 "$h32" "$h" "$st" "$cfg" "$rules"
+	[ "$status" -eq 0 ]
+	[ "$output" = "n_32/SIGINFO*" ]
+	# without --headers32, the 32-bit programs read the kernel's headers
+	run --separate-stderr "$ALLOWED" "$h" "$st" "$cfg" "$rules"
+	[ "$status" -eq 0 ]
+	[ "$output" = "" ]
+	run --separate-stderr "$ALLOWED" --headers32 "$BATS_TEST_TMPDIR/none" "$h" "$st" "$cfg" "$rules"
+	[ "$status" -eq 1 ]
+	[[ $stderr == *"no 32-bit headers directory"* ]]
+}
+
 @test "qemu/expected-skips parses and allows nothing once every feature is there" {
 	local h st cfg sym
 	rules_env
 	for sym in VSTATUS NOKERNINFO TIOCSTAT SIGINFO AT_SIGSET_SZ; do
 		printf '#define %s 1\n' "$sym" >>"$h/include/asm/all.h"
 	done
+	# what <asm/signal.h> shows a program (header-lacks SIGINFO@asm/signal.h)
+	mkdir -p "$h/asm" "$h/asm-generic"
+	printf '#include <asm-generic/signal.h>\n' >"$h/asm/signal.h"
+	printf '#define SIGINFO 65\n' >"$h/asm-generic/signal.h"
 	# an x86_64 kernel with 32-bit user space: nothing is a not-built stand-in
 	printf '%s\n' CONFIG_SIGNALS_DEBUG=y CONFIG_COMPAT_32BIT_TIME=y CONFIG_PID_NS=y CONFIG_COMPAT=y CONFIG_X86_64=y >"$cfg"
 	run --separate-stderr "$ALLOWED" "$h" "$st" "$cfg"

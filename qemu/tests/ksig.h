@@ -230,9 +230,9 @@ static inline int ksig_find_not(const struct ksig_set *s, int from, int to,
 }
 
 /*
- * The kernel's struct sigaction for rt_sigaction(), both native x86-64 and
- * compat ia32 (unsigned long is the word size of either): the mask is last
- * and sigsetsize bytes long.
+ * The kernel's struct sigaction for rt_sigaction(), native 64-bit and
+ * compat 32-bit alike (unsigned long is the word size of either): the mask
+ * is last and sigsetsize bytes long.
  */
 struct ksig_sigaction {
 	unsigned long handler;
@@ -247,7 +247,8 @@ struct ksig_sigaction {
 
 /*
  * Signal return trampolines for handlers installed with raw rt_sigaction()
- * (glibc's own are not exported).  ksig_restore is the non-rt one of i386.
+ * (glibc's own are not exported).  ksig_restore is the non-rt one of the
+ * 32-bit programs (i386, arm).
  */
 void ksig_restore_rt(void);
 #ifdef __x86_64__
@@ -282,8 +283,23 @@ __asm__(".text\n"
 	"\tsvc #0\n"
 	"\tbrk #0\n"
 	".size ksig_restore_rt, .-ksig_restore_rt\n");
+#elif defined(__arm__)
+void ksig_restore(void);
+__asm__(".text\n"
+	".arm\n"
+	".align 2\n"
+	".type ksig_restore_rt, %function\n"
+	"ksig_restore_rt:\n"
+	"\tmov r7, #173\n"		/* __NR_rt_sigreturn (EABI) */
+	"\tsvc #0\n"
+	".size ksig_restore_rt, .-ksig_restore_rt\n"
+	".type ksig_restore, %function\n"
+	"ksig_restore:\n"
+	"\tmov r7, #119\n"		/* __NR_sigreturn */
+	"\tsvc #0\n"
+	".size ksig_restore, .-ksig_restore\n");
 #else
-#error "ksig.h: x86 and arm64 only"
+#error "ksig.h: x86, arm64 and 32-bit arm only"
 #endif
 
 /* Raw system calls: -1 and errno as syscall() returns them. */

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * nsig_compat.m32.c - the signal system calls of 32-bit programs under
- * IA32_EMULATION, with the nsig series: built with gcc -m32, run on the
- * x86-64 kernel under test.
+ * nsig_compat.m32.c - the signal system calls of 32-bit programs in a
+ * 64-bit kernel's compat layer, with the nsig series: built with gcc -m32
+ * and run on the x86-64 kernel (IA32_EMULATION), or built for 32-bit arm
+ * and run on the arm64 kernel (COMPAT, arch/arm64/kernel/signal32.c).
  *
- * The legacy calls (sigaction 67, sigsuspend 72, sigprocmask 126, with a
+ * The legacy calls (sigaction 67, sigsuspend 72, sigprocmask 126 on both,
+ * with a
  * 32-bit old_sigset_t) must behave as before the series: round trips,
  * sa_mask blocked while the handler runs, sigsuspend() waiting with its own
  * mask and restoring the old one.  The compat rt_*() calls (rt_sigprocmask,
@@ -24,9 +26,9 @@
  * signal frame may leave stale bits in the blocked mask past the first 64
  * signals: after 32-bit handlers return, SIGINFO must still be deliverable.
  *
- * Raw calls through glibc's i386 syscall() (int $0x80 or the vDSO's
- * sysenter: both enter the compat syscall table).  Built without -m32 it
- * only reports that it skipped.
+ * Raw calls through glibc's 32-bit syscall() (i386: int $0x80 or the
+ * vDSO's sysenter; arm: svc 0; each enters the compat syscall table).
+ * Built for a 64-bit target it only reports that it skipped.
  */
 #define _GNU_SOURCE
 #include "ksig.h"		/* before libc's <signal.h> */
@@ -47,7 +49,7 @@
 
 #define NR_CASES	27
 
-#ifndef __i386__
+#if !defined(__i386__) && !defined(__arm__)
 
 int main(void)
 {
@@ -57,12 +59,12 @@ int main(void)
 	ksft_print_header();
 	ksft_set_plan(NR_CASES);
 	for (i = 0; i < NR_CASES; i++)
-		ksft_test_result_skip("not a 32-bit build (compile with -m32)\n");
+		ksft_test_result_skip("not a 32-bit build (compile with -m32, or for 32-bit arm)\n");
 	ksft_print_cnts();
 	return KSFT_SKIP;
 }
 
-#else /* __i386__ */
+#else /* __i386__ || __arm__ */
 
 #define CSZ		8	/* compat_sigset_t: 64 signals */
 #define SIGRT2		34
@@ -1012,4 +1014,4 @@ int main(void)
 	return 0;
 }
 
-#endif /* __i386__ */
+#endif /* __i386__ || __arm__ */
