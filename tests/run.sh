@@ -33,7 +33,7 @@ shell_scripts() {
 	git ls-files | while read -r f; do
 		[[ -f $f ]] || continue
 		case $f in
-		*.sh | *.bash | */run | qemu/ktap-verdict | tests/fixtures/fake-*) echo "$f" ;;
+		*.sh | *.bash | */run | tests/fixtures/fake-*) echo "$f" ;;
 		*) head -n1 "$f" | grep -qE '^#!.*\b(ba)?sh\b' && echo "$f" ;;
 		esac
 	done | sort -u
@@ -52,7 +52,8 @@ run_bats() {
 	BATS_TEST_TIMEOUT=${BATS_TEST_TIMEOUT:-600} bats --print-output-on-failure tests/
 }
 
-# pytest: the data code in Python (scripts/*.py), on golden files.
+# pytest: the data code in Python (scripts/*.py, qemu/ktap_verdict.py), on
+# golden files.
 run_pytest() {
 	/usr/bin/python3 -m pytest -q -p no:cacheprovider tests/py
 }
