@@ -10,7 +10,8 @@ CONFIG ?= smoke
 ACCEL ?= auto
 BOOT_TIMEOUT ?= 300
 TEST_TIMEOUT ?= 120
-JOBS ?= $(shell nproc)
+# Empty: nproc, or ICECC_JOBS with ICECC=1 (scripts/lib.sh, scale_out_env).
+JOBS ?=
 CHECK_JOBS ?= $(shell nproc)
 FORCE ?= 0
 E2E ?= 1
@@ -18,8 +19,13 @@ BENCH_BOOTS ?= 3
 NO_DEPS ?= 0
 FRESH ?= 0
 BOOT_ARCH ?= x86_64
+ICECC ?= 0
+ICECC_SCHEDULER ?=
+ICECC_JOBS ?=
+CCACHE_REMOTE ?=
 
 export WORKDIR KVER SERIES CHECKS DEBUG CONFIG ACCEL BOOT_TIMEOUT TEST_TIMEOUT JOBS CHECK_JOBS FORCE E2E BENCH_BOOTS NO_DEPS FRESH BOOT_ARCH
+export ICECC ICECC_SCHEDULER ICECC_JOBS CCACHE_REMOTE
 export WS_ROOT := $(CURDIR)
 # The kernel builds set their own ARCH and CROSS_COMPILE (scripts/arches);
 # ones exported in the user's shell for other work must not reach them.
@@ -105,6 +111,9 @@ reroll: deps ## start v<N+1> of $(SERIES): bump series/<name>/version, range-dif
 trailers: deps ## Reviewed/Acked/Tested-by from the replies in MBOX=<file> onto $(SERIES) (b4 trailers -u), then export
 	@bash $(S)/trailers.sh
 
+# make test installs what the suite's own tests start (tests/icecc.bats):
+# make deps sees WS_TEST_SUITE, which its prerequisite inherits.
+test: export WS_TEST_SUITE := 1
 test: deps ## the workspace's test suite: bats, shellcheck, then the real end-to-end make (E2E=0 skips it)
 	@bash tests/run.sh
 
@@ -134,13 +143,19 @@ help: ## this text
 	@echo "  FRESH         boot-test: 1 boots every commit again, even one identical to an earlier passing boot ($(FRESH))"
 	@echo "  BOOT_TIMEOUT  seconds before a boot counts as hung ($(BOOT_TIMEOUT))"
 	@echo "  TEST_TIMEOUT  seconds for one guest test program ($(TEST_TIMEOUT))"
-	@echo "  JOBS          make -j for kernel builds ($(JOBS))"
+	@echo "  JOBS          make -j for kernel builds ($(or $(JOBS),nproc = $(shell nproc)); with ICECC=1, ICECC_JOBS)"
 	@echo "  CHECK_JOBS    check: how many checks of one commit run at once ($(CHECK_JOBS))"
 	@echo "  COCCI_TIMEOUT check: seconds one spatch run may take before the cocci check fails (300)"
 	@echo "  DOCS_JOBS     check: Sphinx jobs of the docs check (1: parallel reads blame warnings on the wrong page)"
 	@echo "  UAPI_GENERIC_ARCH check: the asm-generic architecture the uapi check also compiles generic headers for (arm64)"
 	@echo "  WS_LOCK_TIMEOUT seconds a second run waits for the workspace lock before giving up (3600)"
 	@echo "  CCACHE_DEPEND 1: ccache in depend mode, a miss is one compile (default); 0: preprocessor mode"
+	@echo "  ICECC         1: every compile goes through icecc (ccache's CCACHE_PREFIX=icecc) to the cluster of the"
+	@echo "                iceccd running here; it must answer, or the run stops ($(ICECC)); README, \"Scaling out\""
+	@echo "  ICECC_SCHEDULER ICECC=1: the icecc scheduler's host[:port], checked before a run; empty: the one iceccd found"
+	@echo "  ICECC_JOBS    ICECC=1: make -j unless JOBS is given ($(or $(ICECC_JOBS),4 x nproc = $(shell expr 4 '*' $$(nproc))));"
+	@echo "                about the number of cores of the cluster"
+	@echo "  CCACHE_REMOTE ccache's remote storage shared by the machines, redis://HOST[:PORT] (a redis-server; empty: none)"
 	@echo "  ARCH          bisect: the architecture, a name from scripts/arches (only there: the kernel builds get their own)"
 	@echo "  TEST          bisect: a guest test's KTAP name (nsig, or a case); the commit is booted instead of built"
 	@echo "  CROSS_MAX_OBJS cross-compile: objects compiled per commit and architecture, at most (16; a commit's own files always)"

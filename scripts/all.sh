@@ -23,6 +23,9 @@ main() {
 	rm -f "$RESULTS" "$REPORT/bench-raw.tsv"
 	[[ ${NO_DEPS:-0} == 1 ]] || step deps.sh
 	step import.sh
+	# ICECC=1 and CCACHE_REMOTE are checked once, after deps installed
+	# their packages, for every step below.
+	require_scale_out
 	local s
 	local -a series
 	capture series selected_series

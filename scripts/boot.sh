@@ -688,6 +688,8 @@ main() {
 	require_tree
 	take_lock
 	command -v "$QEMU" >/dev/null || die "$QEMU not found: run 'make deps'"
+	# Checked once here for every build.sh commit below.
+	require_scale_out
 	CONFIG=${CONFIG:-smoke}
 	case ${1:-series} in
 	series) cmd_series ;;

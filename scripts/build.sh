@@ -92,8 +92,10 @@ checkout_src() {
 	checkout_worktree "$SRC" "$1"
 }
 
+# kmake ARGS...: make in $SRC into $OUT, compiling through ccache (and, with
+# ICECC=1, icecc: lib.sh's icecc_run).
 kmake() {
-	"$MAKE_KERNEL" -C "$SRC" O="$OUT" "${BA_KMAKE[@]}" CC="ccache $BA_CC" HOSTCC="ccache gcc" "$@"
+	icecc_run "$BA_CC" "$MAKE_KERNEL" -C "$SRC" O="$OUT" "${BA_KMAKE[@]}" CC="ccache $BA_CC" HOSTCC="ccache gcc" "$@"
 }
 
 # verify_config FRAGMENT...: every option the fragments ask for is in the
@@ -269,6 +271,7 @@ cmd_commit() {
 	take_lock
 	# Progress goes to stderr; stdout is only the artifact directory.
 	exec 3>&1 1>&2
+	require_scale_out
 	local art
 	art=$(artifact_dir "$sha")
 	if artifact_done "$art"; then
@@ -390,6 +393,7 @@ bisect_series() {
 cmd_series() {
 	require_tree
 	take_lock
+	require_scale_out
 	mkdir -p "$LOGS"
 	local s rc=0
 	local -a selected_series_list

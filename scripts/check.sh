@@ -241,6 +241,7 @@ cmd_bench() {
 main() {
 	require_tree
 	take_lock
+	require_scale_out
 	TOOL_VERSIONS=$(tool_versions)
 	if [[ ${1:-} == bench ]]; then
 		cmd_bench

@@ -240,7 +240,7 @@ checkout_xsrc() {
 amake() {
 	local out=$1/$2 name=$2 prefix=${A_PREFIX[$2]}
 	shift 2
-	make -C "$XSRC" O="$out" ARCH="${A_ARCH[$name]}" ${prefix:+CROSS_COMPILE=$prefix} \
+	icecc_run "${prefix}gcc" make -C "$XSRC" O="$out" ARCH="${A_ARCH[$name]}" ${prefix:+CROSS_COMPILE=$prefix} \
 		CC="ccache ${prefix}gcc" HOSTCC="ccache gcc" "$@"
 }
 
@@ -741,6 +741,7 @@ cmd_bisect() {
 	fi
 }
 
+require_scale_out
 case ${1:-series} in
 series) cmd_series ;;
 heads) cmd_heads ;;

@@ -7,7 +7,12 @@
 # make htmldocs (checks/docs): Sphinx, its Read the Docs theme, and dot for
 # the figures.  The cross compilers are those scripts/arches names;
 # gcc-12-multilib (gcc -m32, for the 32-bit guest tests), unlike the
-# gcc-multilib meta-package, can be installed beside them.
+# gcc-multilib meta-package, can be installed beside them.  icecc only
+# with ICECC=1 and redis-server only with CCACHE_REMOTE (for the machine
+# that serves the shared cache), or both for make test (WS_TEST_SUITE:
+# tests/icecc.bats starts its own scheduler, daemon and Redis server).
+# Nothing here enables or starts a service; the README ("Scaling out")
+# says what Debian's packages start by themselves.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"
@@ -22,6 +27,15 @@ packages() {
 		qemu-system-arm libc6-dev-arm64-cross libc6-dev-armel-cross
 	PKGS
 	awk -F'\t' '!/^#/ && NF >= 6 && $4 != "-" { print $4 }' "$WS_ROOT/scripts/arches" | sort -u
+	scale_out_packages
+}
+
+# scale_out_packages: icecc and redis-server, when this run or the test
+# suite uses them.
+scale_out_packages() {
+	local tests=${WS_TEST_SUITE:-0}
+	if [[ ${ICECC:-0} == 1 || $tests == 1 ]]; then echo icecc; fi
+	if [[ -n ${CCACHE_REMOTE:-} || $tests == 1 ]]; then echo redis-server; fi
 }
 
 missing_packages() {

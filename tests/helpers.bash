@@ -22,6 +22,10 @@ setup_workspace() {
 	export GIT_AUTHOR_NAME="Ada Author" GIT_AUTHOR_EMAIL="ada@example.org"
 	export GIT_COMMITTER_NAME="Ada Author" GIT_COMMITTER_EMAIL="ada@example.org"
 	unset SERIES CHECKS FORCE WS_LOCK_HELD WS_START
+	# make test ICECC=1 (or CCACHE_REMOTE) is for the suite's end-to-end run;
+	# the fixture tests compile here alone (tests/icecc.bats starts its own).
+	unset ICECC ICECC_SCHEDULER ICECC_JOBS ICECC_VERSION ICECC_TEST_SOCKET CCACHE_REMOTE \
+		CCACHE_PREFIX CCACHE_REMOTE_STORAGE LOCAL_JOBS WS_SCALE_OUT_OK
 	mkdir -p "$SERIES_DIR"
 	make_tarball ok
 }
