@@ -12,7 +12,8 @@
         that computed it, and a cached boot 0; cross-compile cells overlap,
         CROSS_PAR at a time); the time this run spent in the stages the
         architectures work added to make (the cross.sh series and boot.sh
-        arch-heads phases, plus the abi cells) and their cells, beside
+        arch-heads phases, plus the abi checks this run ran, not those from
+        the cache) and their cells, beside
         their 15-minute budget for a cold run; and the pty throughput table
         (bench-pty.tsv) when there is one.  With --quiet, only bench.tsv.
 """
@@ -96,11 +97,12 @@ def print_work(work, raw):
         return
     cells = sum(w[0] for w in adds)
     cached = sum(w[1] for w in adds)
-    abi = work.get("abi", [0, 0, 0.0])[2]
+    abi = sum(seconds(secs) or 0 for kind, what, secs, *_ in raw
+              if kind == "check" and what.endswith(" abi"))
     wall = phase_seconds(raw, ADDITION_PHASES) + abi
     verdict = "within" if wall <= ADDITIONS_BUDGET else "over"
     print(f"default additions ({', '.join(ADDITIONS)}): {mmss(wall)} in this run "
-          f"({' + '.join(ADDITION_PHASES)}, plus the abi cells' seconds); "
+          f"({' + '.join(ADDITION_PHASES)}, plus the abi checks that ran); "
           f"{cells} cells, {cached} from a cache; {verdict} the "
           f"{mmss(ADDITIONS_BUDGET)} budget of a cold run (a fair comparison "
           "only when WORKDIR and CCACHE_DIR started empty)")

@@ -143,6 +143,8 @@ run_check() {
 	*) status=fail ;;
 	esac
 	printf '%s %s %s\n' "$status" $(($(now) - t0)) "$summary" >"$dir/result"
+	# A check that ran (not one from the cache) leaves its time for bench.
+	bench check "$series/${sha:0:12} $check" $(($(now) - t0))
 	rm -rf "$key"
 	mv "$dir" "$key"
 	cat "$key/result"
