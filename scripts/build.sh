@@ -244,7 +244,7 @@ build_commit() {
 install_headers32() {
 	local tmp=$1 out32=$OUT-hdr$BA_ARCH32
 	mkdir -p "$out32" || return 1
-	make -C "$SRC" O="$out32" ARCH="$BA_ARCH32" HOSTCC="ccache gcc" headers_install \
+	"$MAKE_KERNEL" -C "$SRC" O="$out32" ARCH="$BA_ARCH32" HOSTCC="ccache gcc" headers_install \
 		>>"$tmp/build.log" 2>&1 || return 1
 	cp -r "$out32/usr/include" "$tmp/headers32"
 }

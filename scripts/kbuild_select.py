@@ -33,9 +33,12 @@ VAR_RE = re.compile(r"\$\(([A-Za-z0-9_]+)\)")
 COND_RE = re.compile(r"^(ifeq|ifneq)\s*\(\s*([^,]*?)\s*,\s*([^)]*?)\s*\)\s*$")
 DEF_RE = re.compile(r"^(ifdef|ifndef)\s+(\S+)\s*$")
 ASSIGN_RE = re.compile(r"^([^\s=:+?]+)\s*(\+=|:=|\?=|=)\s*(.*)$")
+# obj-y, lib-y, ...: lists of what the directory builds.
+DIRECT_STEMS = {"obj", "lib", "extra", "always", "subdir", "head", "core",
+                "libs", "drivers"}
+# ccflags-y, targets, ...: lists of something else.
 SKIP_STEMS = {"subdir-ccflags", "ccflags", "asflags", "ldflags", "targets",
-              "hostprogs", "userprogs", "clean-files", "always", "extra",
-              "subdir", "obj", "lib", "head", "core", "libs", "drivers"}
+              "hostprogs", "userprogs", "clean-files"}
 
 
 def read_config(path):
@@ -162,8 +165,7 @@ def owner(lhs):
     on = suffix in ("y", "m", "objs")
     if "$(" in stem:
         return ("direct", None, None)
-    if stem in ("obj", "lib", "extra", "always", "subdir", "head", "core",
-                "libs", "drivers"):
+    if stem in DIRECT_STEMS:
         return ("direct", on, None)
     if stem in SKIP_STEMS or "FLAGS" in stem:
         return (None, False, None)
