@@ -16,6 +16,7 @@ CHECK_JOBS ?= $(shell nproc)
 FORCE ?= 0
 E2E ?= 1
 BENCH_BOOTS ?= 3
+NAIVE ?= 0
 NO_DEPS ?= 0
 FRESH ?= 0
 BOOT_ARCH ?= x86_64
@@ -24,7 +25,7 @@ ICECC_SCHEDULER ?=
 ICECC_JOBS ?=
 CCACHE_REMOTE ?=
 
-export WORKDIR KVER SERIES CHECKS DEBUG CONFIG ACCEL BOOT_TIMEOUT TEST_TIMEOUT JOBS CHECK_JOBS FORCE E2E BENCH_BOOTS NO_DEPS FRESH BOOT_ARCH
+export WORKDIR KVER SERIES CHECKS DEBUG CONFIG ACCEL BOOT_TIMEOUT TEST_TIMEOUT JOBS CHECK_JOBS FORCE E2E BENCH_BOOTS NAIVE NO_DEPS FRESH BOOT_ARCH
 export ICECC ICECC_SCHEDULER ICECC_JOBS CCACHE_REMOTE
 export WS_ROOT := $(CURDIR)
 # The kernel builds set their own ARCH and CROSS_COMPILE (scripts/arches);
@@ -80,11 +81,12 @@ boot-arm64: deps ## arm64: build and boot the base and the head of each series (
 matrix: ## print the matrix of the last run again (and rewrite summary.md)
 	@bash $(S)/matrix.sh
 
-bench: deps ## run everything; pty throughput base vs head, checks on a two-file commit, the cocci inventory; print all figures
+bench: deps ## run everything; pty throughput base vs head, checks on a two-file commit, the cocci inventory, the naive way's cost once; print all figures and the speed targets
 	@FRESH=1 bash $(S)/all.sh || true
 	@bash $(S)/boot.sh bench
 	@bash $(S)/check.sh bench
 	@bash $(S)/cocci-inventory.sh
+	@bash $(S)/build.sh naive
 	@bash $(S)/bench.sh
 
 # make send, reroll and trailers: b4 on the throwaway tree (scripts/b4.sh).
@@ -162,6 +164,7 @@ help: ## this text
 	@echo "  CROSS_PAR     cross-compile: architectures of one commit compiled at once, each with make -j\$$JOBS (2)"
 	@echo "  FORCE         apply: 1 replaces a branch edited in the tree (kept as a backup ref)"
 	@echo "  BENCH_BOOTS   bench: boots of base and of head each, for the pty throughput ($(BENCH_BOOTS))"
+	@echo "  NAIVE         bench: 1 measures the naive way's full build again (it is measured once, into report/naive.tsv) ($(NAIVE))"
 	@echo "  E2E           test: 0 skips the end-to-end run on the real kernel ($(E2E))"
 	@echo "  BATS_TEST_TIMEOUT test: seconds after which one bats test fails as hung (600)"
 	@echo "  SEND          send: 1 sends through SMTP (your git config's sendemail.*, or b4-config's); 0 only writes ($(SEND));"
@@ -170,4 +173,4 @@ help: ## this text
 	@echo "  MIN_FREE_GB   free disk a run needs before it starts (12)"
 	@echo "  NO_DEPS       every target: 1 skips make deps (a machine without apt-get) ($(NO_DEPS))"
 	@echo
-	@echo "Reports: $(WORKDIR)/report/{summary.md,results.tsv,results.json,results.junit.xml,bench.tsv,bench-pty.tsv}"
+	@echo "Reports: $(WORKDIR)/report/{summary.md,results.tsv,results.json,results.junit.xml,bench.tsv,bench-runs.tsv,naive.tsv,bench-pty.tsv}"

@@ -17,6 +17,9 @@ step() {
 }
 
 main() {
+	local state t0
+	t0=$(now)
+	state=$(workdir_state)
 	check_disk
 	take_lock
 	mkdir -p "$REPORT"
@@ -47,6 +50,7 @@ main() {
 	fi
 	# arm64: the base and the head of each series, built and booted.
 	BOOT_ARCH=arm64 step boot.sh arch-heads || true
+	bench_record make $(($(now) - t0)) "$state" || warn "could not record this run in $REPORT/bench-runs.tsv"
 	"$WS_ROOT/scripts/bench.sh" --quiet || true
 	"$WS_ROOT/scripts/matrix.sh"
 }

@@ -4,6 +4,7 @@
 (scripts/bench.sh runs it).
 
   bench.py REPORT [--quiet]
+  bench.py REPORT --record WHAT SECONDS STATE SERIES
         From REPORT/bench-raw.tsv (the "kind what seconds" rows every stage
         appends as it runs) and REPORT/results.tsv, write REPORT/bench.tsv
         and print: the rows; the first KTAP line's mean and maximum; the
@@ -16,15 +17,54 @@
         the cache) and their cells, beside
         their 15-minute budget for a cold run; and the pty throughput table
         (bench-pty.tsv) when there is one.  With --quiet, only bench.tsv.
+        Then the targets: the latest run of each kind in
+        REPORT/bench-runs.tsv beside its target and the naive way's time.
+
+        With --record, append a row to REPORT/bench-runs.tsv, the history
+        the targets are read from (the other reports are per run): WHAT
+        (make, make-test, checks) took SECONDS; STATE is cold when it began
+        with no imported tree and an empty ccache, else warm; SERIES is the
+        series it ran ("all" for every one).  The kind of run comes from
+        this run's bench-raw.tsv: cold, unchanged (nothing built, booted or
+        checked again), or "N rebuilt" (N commits of the bisect-build).
+
+The naive way is `git rebase --exec 'make clean && make'` over the same
+commits: REPORT/naive.tsv holds one full build of the smoke config without
+ccache (scripts/build.sh naive, run once by make bench), and each commit's
+is estimated from its object count ("objects" rows) at the same cost per
+object.
 """
 
 import csv
+import datetime
 import os
+import re
 import sys
 
 ADDITIONS = ("cross", "abi", "build-arm64", "boot-arm64")
 ADDITIONS_BUDGET = 15 * 60
 ADDITION_PHASES = ("cross.sh series", "boot.sh arch-heads")
+RUNS = "bench-runs.tsv"
+RUNS_HEAD = ["date", "what", "state", "kind", "seconds", "series",
+             "builds", "rebuilt", "naive"]
+# The targets of issue 14, each read from the latest matching run.
+TARGETS = (
+    ("cold make, every series, all default stages", "make",
+     lambda r: r["kind"] == "cold" and r["series"] == "all", 45 * 60,
+     "make with WORKDIR and CCACHE_DIR empty"),
+    ("cold make test", "make-test",
+     lambda r: r["kind"] == "cold", 75 * 60,
+     "make test with WORKDIR and CCACHE_DIR empty"),
+    ("warm make, nothing changed", "make",
+     lambda r: r["kind"] == "unchanged" and r["series"] == "all", 60,
+     "make twice"),
+    ("one patch edited, make SERIES=<its series>", "make",
+     lambda r: r["kind"] == "1 rebuilt" and r["series"] != "all", 4 * 60,
+     "edit the last patch of nsig, make SERIES=nsig"),
+    ("checks of one commit, warm", "checks",
+     lambda r: True, 30,
+     "make bench (its two-file commit)"),
+)
 
 
 def read_tsv(path):
@@ -108,6 +148,119 @@ def print_work(work, raw):
           "only when WORKDIR and CCACHE_DIR started empty)")
 
 
+def series_builds(raw):
+    """The bisect-build rows ("name/idx sha[ (cached)]"), as (what, cached)."""
+    rows = []
+    for kind, what, *_ in raw:
+        words = what.split()
+        if kind == "build" and words and re.fullmatch(r"[^/\s]+/[0-9]+", words[0]):
+            rows.append((" ".join(words[:2]), "(cached)" in what))
+    return rows
+
+
+def computed_cells(raw):
+    """Cells this run computed rather than took from a cache."""
+    n = 0
+    for kind, what, *_ in raw:
+        if kind in ("boot", "check", "full-build"):
+            n += 1
+        elif kind in ("build", "cross") and "(cached)" not in what:
+            n += 1
+    return n
+
+
+def run_kind(state, raw):
+    if state == "cold":
+        return "cold"
+    if computed_cells(raw) == 0:
+        return "unchanged"
+    return f"{sum(not cached for _, cached in series_builds(raw))} rebuilt"
+
+
+def naive_build(report):
+    """naive.tsv's one measured full build, as a dict, or None."""
+    rows = read_tsv(os.path.join(report, "naive.tsv"))
+    if len(rows) < 2:
+        return None
+    col = dict(zip(rows[0], rows[1]))
+    if not seconds(col.get("seconds", "")) or not seconds(col.get("objects", "")):
+        return None
+    return col
+
+
+def naive_cost(report, raw, which):
+    """Seconds the naive way takes to rebuild the commits WHICH names
+    ("all" or "rebuilt") of this run's bisect-build, or None without a
+    naive.tsv."""
+    col = naive_build(report)
+    if col is None:
+        return None
+    full, objects = float(col["seconds"]), float(col["objects"])
+    counts = {what: seconds(secs) for kind, what, secs, *_ in raw if kind == "objects"}
+    total = 0.0
+    for what, cached in series_builds(raw):
+        if which == "rebuilt" and cached:
+            continue
+        total += full / objects * (counts.get(what) or objects)
+    return total
+
+
+def record(report, what, secs, state, series):
+    raw = [r + [""] * (3 - len(r)) for r in read_tsv(os.path.join(report, "bench-raw.tsv"))]
+    if what not in ("make", "make-test"):
+        raw = []
+    kind = run_kind(state, raw) if raw else state
+    builds = series_builds(raw)
+    which = "rebuilt" if kind.endswith(" rebuilt") else "all"
+    naive = naive_cost(report, raw, which)
+    if what == "checks":
+        col = naive_build(report)
+        naive = float(col["seconds"]) if col else None
+    path = os.path.join(report, RUNS)
+    new = not os.path.exists(path)
+    row = [datetime.datetime.now().strftime("%Y-%m-%d %H:%M"), what, state, kind,
+           str(int(float(secs))), series or "all", str(len(builds)),
+           str(sum(not c for _, c in builds)),
+           "" if naive is None else str(int(round(naive)))]
+    with open(path, "a", encoding="utf-8") as f:
+        if new:
+            f.write("\t".join(RUNS_HEAD) + "\n")
+        f.write("\t".join(row) + "\n")
+    return 0
+
+
+def print_targets(report):
+    rows = read_tsv(os.path.join(report, RUNS))
+    runs = [dict(zip(RUNS_HEAD, r + [""] * (len(RUNS_HEAD) - len(r))))
+            for r in rows[1:]]
+    col = naive_build(report)
+    print()
+    print(f"targets: the latest run of each kind in {os.path.join(report, RUNS)}")
+    if col:
+        print(f"  naive way (git rebase --exec 'make clean && make'): {col.get('seconds')}s "
+              f"for one full build of {col.get('objects')} objects ({col.get('commit', '')[:12]}, "
+              f"{col.get('date')}), scaled by each commit's objects")
+    else:
+        print("  naive way: not measured yet (make bench measures it once)")
+    print(f"  {'what':<46} {'time':>7} {'target':>7} {'':<6} {'naive':>7}  vs naive")
+    for label, what, match, target, how in TARGETS:
+        found = [r for r in runs if r["what"] == what and match(r)]
+        if not found:
+            print(f"  {label:<46} {'-':>7} {mmss(target):>7} {'':<6} {'':>7}  (not measured yet: {how})")
+            continue
+        r = found[-1]
+        secs = seconds(r["seconds"]) or 0
+        verdict = "met" if secs <= target else "OVER"
+        nv = seconds(r["naive"])
+        if nv:
+            cmp = f"{nv / secs:.1f}x faster" if secs and nv >= secs else f"{secs / nv:.1f}x slower"
+            nvs = mmss(nv)
+        else:
+            cmp, nvs = "", "-"
+        print(f"  {label:<46} {mmss(secs):>7} {mmss(target):>7} {verdict:<6} {nvs:>7}  {cmp}"
+              f"  ({r['date']}, {r['kind']})")
+
+
 def print_pty(path):
     rows = read_tsv(path)
     if not rows:
@@ -119,10 +272,18 @@ def print_pty(path):
         print(f"  {row[0]:<10} {row[1]:<6} {row[2]:>8} {row[3]:>20}  {row[4]}")
 
 
+def usage():
+    print(__doc__.strip().split("\n\n")[1], file=sys.stderr)
+    return 2
+
+
 def main(argv):
+    if len(argv) >= 2 and argv[1] == "--record":
+        if len(argv) != 6 or seconds(argv[3]) is None or argv[4] not in ("cold", "warm"):
+            return usage()
+        return record(argv[0], argv[2], argv[3], argv[4], argv[5])
     if not argv or len(argv) > 2 or (len(argv) == 2 and argv[1] != "--quiet"):
-        print(__doc__.strip().split("\n\n")[1], file=sys.stderr)
-        return 2
+        return usage()
     report = argv[0]
     raw_path = os.path.join(report, "bench-raw.tsv")
     raw = read_tsv(raw_path)
@@ -140,6 +301,7 @@ def main(argv):
         return 0
     print_rows(raw)
     print_work(stage_work(read_tsv(os.path.join(report, "results.tsv"))), raw)
+    print_targets(report)
     print(f"written: {out}")
     print_pty(os.path.join(report, "bench-pty.tsv"))
     return 0

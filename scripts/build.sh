@@ -5,6 +5,9 @@
 #                              in order (make bisect-build)
 #   build.sh commit SHA        build one commit; print "built" or "cached",
 #                              then its artifact directory
+#   build.sh naive             the naive way's cost, for make bench: one
+#                              full build of the base without ccache into
+#                              report/naive.tsv (once; NAIVE=1 measures again)
 #
 # BOOT_ARCH=x86_64|arm64 picks the architecture (scripts/bootarch.sh has
 # every fact about each); arm64 merges qemu/configs/arm64.config where
@@ -231,6 +234,7 @@ build_commit() {
 	fi
 	if ((rc == 0)); then
 		store_kernel "$sha" "$tmp" || { warn "cannot store the kernel of ${sha:0:12} in $tmp"; return 1; }
+		count_objects "$OUT" >"$tmp/objects" || return 1
 		printf 'pass %s\n' $(($(now) - t0)) >"$tmp/result" || return 1
 	else
 		printf 'fail %s %s\n' $(($(now) - t0)) "$(first_error "$tmp/build.log")" >"$tmp/result" || return 1
@@ -259,6 +263,12 @@ store_kernel() {
 	if git_tree cat-file -e "$sha:tools/testing/selftests/kselftest.h" 2>/dev/null; then
 		git_tree show "$sha:tools/testing/selftests/kselftest.h" >"$tmp/kselftest.h" || return 1
 	fi
+}
+
+# count_objects DIR: the objects a build left in DIR (make bench scales the
+# naive way's cost per commit by it).
+count_objects() {
+	find "$1" -name '*.o' | wc -l
 }
 
 mv_artifact() {
@@ -382,6 +392,9 @@ bisect_series() {
 		printf '  %s in %ss%s\n' "$status" "$secs" "$row_cached"
 		record "$name" "$idx" "$sha" "$subj" "$(arch_stage build)" "$status" "$secs" "$detail" "$row_art/build.log"
 		bench build "$name/$idx ${sha:0:12}$row_cached" "$secs"
+		if [[ -s $row_art/objects ]]; then
+			bench objects "$name/$idx ${sha:0:12}" "$(cat "$row_art/objects")"
+		fi
 	done
 	rm -f "$wstate"
 	if [[ -n $first_fail ]]; then
@@ -404,8 +417,40 @@ cmd_series() {
 	return $rc
 }
 
+# cmd_naive: what `git rebase --exec 'make clean && make'` pays a commit:
+# the base on the smoke config, built from clean without ccache in a
+# scratch O= that is removed afterwards.  report/naive.tsv gets the seconds
+# and the objects; make bench estimates every other commit from them.
+cmd_naive() {
+	local base t0 secs objs log
+	require_tree
+	take_lock
+	if [[ -s $REPORT/naive.tsv && ${NAIVE:-0} != 1 ]]; then
+		progress naive "measured before: $(tail -n1 "$REPORT/naive.tsv" | cut -f1,2 | tr '\t' ' ') (s, objects; NAIVE=1 measures again)"
+		return 0
+	fi
+	base=$(git_tree rev-parse --verify -q "$BASE_BRANCH^{commit}") || die "no $BASE_BRANCH in $TREE: run make import"
+	OUT=$WORKDIR/build/naive
+	log=$WORKDIR/build/naive.log
+	rm -rf "$OUT" && mkdir -p "$OUT" "$REPORT" && : >"$log"
+	checkout_src "$base" || die "cannot check out ${base:0:12} in $SRC"
+	configure "$base" "$log" || die "the naive build's config failed (log: $log)"
+	progress naive "${base:0:12}: make clean && make -j$JOBS $BUILD_TARGET, without ccache (once, for make bench)"
+	t0=$(now)
+	kmake clean >>"$log" 2>&1 || die "make clean failed (log: $log)"
+	CCACHE_DISABLE=1 kmake_with_heartbeat "$log" -j"$JOBS" "$BUILD_TARGET" ||
+		die "the naive build of ${base:0:12} failed (log: $log)"
+	secs=$(($(now) - t0))
+	objs=$(count_objects "$OUT")
+	printf 'seconds\tobjects\tcommit\tconfig\tdate\n%s\t%s\t%s\t%s\t%s\n' \
+		"$secs" "$objs" "$base" "$BA_PREFIX$CONFIG" "$(date +%F)" >"$REPORT/naive.tsv"
+	rm -rf "$OUT" "$log"
+	progress naive "${secs}s for $objs objects: $REPORT/naive.tsv"
+}
+
 case ${1:-series} in
 series) shift || true; cmd_series "$@" ;;
 commit) cmd_commit "${2:?usage: build.sh commit SHA}" ;;
-*) die "usage: build.sh series | build.sh commit SHA" ;;
+naive) cmd_naive ;;
+*) die "usage: build.sh series | build.sh commit SHA | build.sh naive" ;;
 esac

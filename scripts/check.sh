@@ -237,6 +237,7 @@ cmd_bench() {
 	done
 	rm -rf "$results"
 	bench checks-2files total "$total"
+	SERIES=$s bench_record checks "$total" warm || warn "could not record the checks' time in $REPORT/bench-runs.tsv"
 	progress bench "all checks on the two-file commit: ${total}s, ${CHECK_JOBS:-$(nproc)} at a time (target: under 30s)"
 }
 

@@ -541,6 +541,23 @@ bench() {
 	printf '%s\t%s\t%s\n' "$1" "$2" "$3" >>"$REPORT/bench-raw.tsv"
 }
 
+# workdir_state: "cold" when WORKDIR has no imported tree and ccache is
+# empty (a new machine, or after make distclean), else "warm".
+workdir_state() {
+	if [[ ! -e $TREE/.git && -z $(find "$CCACHE_DIR" -type f -print -quit 2>/dev/null) ]]; then
+		echo cold
+	else
+		echo warm
+	fi
+}
+
+# bench_record WHAT SECONDS STATE: a row of report/bench-runs.tsv, the
+# history make bench reads its targets from (scripts/bench.py --record).
+bench_record() {
+	mkdir -p "$REPORT"
+	"$WS_ROOT/scripts/bench.py" "$REPORT" --record "$1" "$2" "$3" "${SERIES:-all}"
+}
+
 # series_names: every series directory, in dependency order (bases first).
 # Stops (exit, not return: its callers run it in $(...) or capture) naming
 # the series when a directory's name is not a usable branch name or is the

@@ -66,7 +66,16 @@ run_tree_bats() {
 	bats --print-output-on-failure tests/tree/
 }
 
+# record_time STATE SECONDS: make test's time in the bench history, when it
+# ran the end-to-end make (make bench prints it beside its target).
+record_time() {
+	bash scripts/bench.sh record make-test "$2" "$1" ||
+		echo "make test took $2s; it could not be recorded for make bench" >&2
+}
+
 main() {
+	local state t0=$SECONDS
+	state=$(bash scripts/bench.sh state)
 	suite shellcheck run_shellcheck
 	suite bats run_bats
 	suite pytest run_pytest
@@ -76,6 +85,7 @@ main() {
 	else
 		echo "=== end-to-end: not run (E2E=0)"
 	fi
+	[[ ${E2E:-1} != 1 ]] || record_time "$state" $((SECONDS - t0))
 	((failed == 0)) || printf 'failed suites: %s\n' "${failures[*]}"
 	echo "$passed passed, $failed failed"
 	((failed == 0))

@@ -756,3 +756,32 @@ boot_fixture() {
 	[ -s "$WORKDIR/report/summary.md" ]
 	[ -s "$WORKDIR/report/bench.tsv" ]
 }
+
+@test "each run goes into bench-runs.tsv: one that built, then an unchanged one; bench.sh state" {
+	import_fixture
+	make_series one linux-source "a.c:int a;:fixture: add a"
+	run env NO_DEPS=1 DEBUG=0 CHECKS=signoff bash "$WS/scripts/all.sh"
+	run env NO_DEPS=1 DEBUG=0 CHECKS=signoff bash "$WS/scripts/all.sh"
+	local runs=$WORKDIR/report/bench-runs.tsv
+	head -n1 "$runs" | grep -qx $'date\twhat\tstate\tkind\tseconds\tseries\tbuilds\trebuilt\tnaive'
+	# The fixture tree was imported before the first run: warm, and it
+	# built both commits; the second computed nothing.
+	[[ $(sed -n 2p "$runs" | cut -f2-4,6-8) == $'make\twarm\t2 rebuilt\tall\t2\t2' ]]
+	[[ $(sed -n 3p "$runs" | cut -f2-4,6-8) == $'make\twarm\tunchanged\tall\t2\t0' ]]
+	run ws bench.sh state
+	[ "$output" = warm ]
+	run env WORKDIR="$BATS_TEST_TMPDIR/empty" CCACHE_DIR="$BATS_TEST_TMPDIR/empty/ccache" bash "$WS/scripts/bench.sh" state
+	[ "$output" = cold ]
+}
+
+@test "build.sh naive measures one clean build without ccache, once" {
+	import_fixture
+	run ws build.sh naive
+	[ "$status" -eq 0 ]
+	[[ $(head -n1 "$WORKDIR/report/naive.tsv") == $'seconds\tobjects\tcommit\tconfig\tdate' ]]
+	[[ $(sed -n 2p "$WORKDIR/report/naive.tsv" | cut -f3,4) == "$(git -C "$WORKDIR/linux" rev-parse linux-source)"$'\tsmoke' ]]
+	[ ! -e "$WORKDIR/build/naive" ]
+	run ws build.sh naive
+	[ "$status" -eq 0 ]
+	[[ $output == *"measured before"* ]]
+}

@@ -14,7 +14,7 @@ FIX = ROOT / "tests" / "fixtures" / "bench"
 
 
 def test_bench_prints_the_golden_report(tmp_path):
-    for name in ("bench-raw.tsv", "results.tsv"):
+    for name in ("bench-raw.tsv", "results.tsv", "bench-runs.tsv", "naive.tsv"):
         shutil.copy(FIX / name, tmp_path / name)
     out = subprocess.run([str(TOOL), str(tmp_path)], check=True,
                          capture_output=True, text=True).stdout
@@ -47,3 +47,63 @@ def test_bench_says_how_many_addition_cells_came_from_a_cache(tmp_path):
                          capture_output=True, text=True).stdout
     assert "2:12 in this run" in out
     assert "5 cells, 0 from a cache; within the 15:00 budget of a cold run" in out
+
+
+def record(tmp_path, state, raw=None):
+    shutil.copy(FIX / "naive.tsv", tmp_path / "naive.tsv")
+    if raw is None:
+        shutil.copy(FIX / "bench-raw.tsv", tmp_path / "bench-raw.tsv")
+    else:
+        (tmp_path / "bench-raw.tsv").write_text(raw)
+    subprocess.run([str(TOOL), str(tmp_path), "--record", "make", "61", state, "nsig"],
+                   check=True, capture_output=True, text=True)
+    rows = (tmp_path / "bench-runs.tsv").read_text().splitlines()
+    assert rows[0].split("\t") == ["date", "what", "state", "kind", "seconds",
+                                   "series", "builds", "rebuilt", "naive"]
+    return rows[-1].split("\t")[1:]
+
+
+def test_record_a_cold_run_costs_the_naive_way_every_commit(tmp_path):
+    # 90s for 600 objects: one/0 has 600, one/1 has 660.
+    assert record(tmp_path, "cold") == ["make", "cold", "cold", "61", "nsig", "2", "1", "189"]
+
+
+def test_record_a_warm_run_counts_the_commits_it_rebuilt(tmp_path):
+    assert record(tmp_path, "warm") == ["make", "warm", "1 rebuilt", "61", "nsig", "2", "1", "99"]
+
+
+def test_record_a_run_that_computed_nothing_is_unchanged(tmp_path):
+    raw = ("phase\tdeps.sh\t1\nbuild\tone/0 abc (cached)\t30\n"
+           "cross\tone/1 arm64 (cached)\t5\nbuild\tdebug one/1 def (cached)\t9\n")
+    assert record(tmp_path, "warm", raw) == ["make", "warm", "unchanged", "61", "nsig", "1", "0", "90"]
+
+
+def test_record_without_a_naive_measure_leaves_the_naive_column_empty(tmp_path):
+    record(tmp_path, "warm")
+    (tmp_path / "naive.tsv").unlink()
+    subprocess.run([str(TOOL), str(tmp_path), "--record", "make", "5", "warm", "all"], check=True)
+    assert (tmp_path / "bench-runs.tsv").read_text().splitlines()[-1].endswith("\t2\t1\t")
+
+
+def test_record_rejects_a_bad_state(tmp_path):
+    res = subprocess.run([str(TOOL), str(tmp_path), "--record", "make", "5", "tepid", "all"],
+                         capture_output=True, text=True)
+    assert res.returncode == 2
+    assert not (tmp_path / "bench-runs.tsv").exists()
+
+
+def test_targets_say_what_is_not_measured_yet(tmp_path):
+    for name in ("bench-raw.tsv", "results.tsv"):
+        shutil.copy(FIX / name, tmp_path / name)
+    out = subprocess.run([str(TOOL), str(tmp_path)], check=True,
+                         capture_output=True, text=True).stdout
+    assert "naive way: not measured yet (make bench measures it once)" in out
+    assert "(not measured yet: make with WORKDIR and CCACHE_DIR empty)" in out
+
+
+def test_record_checks_are_a_warm_measure_with_one_naive_build(tmp_path):
+    shutil.copy(FIX / "naive.tsv", tmp_path / "naive.tsv")
+    shutil.copy(FIX / "bench-raw.tsv", tmp_path / "bench-raw.tsv")
+    subprocess.run([str(TOOL), str(tmp_path), "--record", "checks", "19", "warm", "vstatus"], check=True)
+    row = (tmp_path / "bench-runs.tsv").read_text().splitlines()[-1].split("\t")[1:]
+    assert row == ["checks", "warm", "warm", "19", "vstatus", "0", "0", "90"]
