@@ -323,7 +323,7 @@ kunit_expected() {
 # that letter, and only for such a kernel (ws.taint_allow=N).
 #
 # A kernel without CONFIG_COMPAT (arm64's) boots with ws.compat=0: the guest
-# tests cannot see the .config, and nsig.c then wants no compat sysctls.
+# tests cannot see the .config, and nsig_debug.c then wants no compat sysctls.
 # x86_64's kernels have IA32_EMULATION, and their command line is as before.
 kernel_cmdline() {
 	local -a args=()

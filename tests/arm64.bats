@@ -62,7 +62,7 @@ initramfs_list() {
 	run ! grep -q -- '-accel kvm' "$FAKE_QEMU_ARGS"
 	run grep -c -- '-M virt -accel tcg -cpu cortex-a57 .*-device pci-serial-2x,chardev2=ws-ktap .*-append console=ttyAMA0 ' "$FAKE_QEMU_ARGS"
 	[ "$output" -eq 2 ]
-	# arm64.config has CONFIG_COMPAT: no ws.compat=0 for nsig.c.
+	# arm64.config has CONFIG_COMPAT: no ws.compat=0 for nsig_debug.c.
 	grep -qx 'CONFIG_COMPAT=y' "$art/config"
 	run ! grep -q -- 'ws.compat' "$FAKE_QEMU_ARGS"
 	# The 32-bit programs' headers: 32-bit arm's, from the same commit.
@@ -264,7 +264,7 @@ verdict_for() {
 		[[ $name == *.m32 ]] && continue
 		a64_cc "$BATS_TEST_TMPDIR/$name" "$t"
 	done
-	file "$BATS_TEST_TMPDIR/nsig" | grep -q 'ARM aarch64.*statically linked'
+	file "$BATS_TEST_TMPDIR/nsig_sizes" | grep -q 'ARM aarch64.*statically linked'
 	# The 32-bit programs, for arm64's compat layer: 32-bit arm, static.
 	command -v arm-linux-gnueabi-gcc >/dev/null || skip "no arm-linux-gnueabi-gcc (make deps)"
 	for t in "$WS"/qemu/tests/*.m32.c; do

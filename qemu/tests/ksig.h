@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * ksig.h - the kernel's own signal constants and raw rt_sig*() helpers for
- * the guest tests that look past libc's view of signals (nsig.c,
+ * the guest tests that look past libc's view of signals (nsig_*.c,
  * nsig_compat.m32.c).  Works with -m32 too.
  *
  * The uapi <asm/signal.h> of the kernel under test is the only place that

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * ksig_case.h - what the nsig guest tests (nsig.c, nsig_compat.m32.c) share
+ * ksig_case.h - what the nsig guest tests (nsig_*.c, nsig_compat.m32.c) share
  * to run a case: the failure reason, the alarm() guard, sending and
  * queueing a signal to oneself, a set from a list of signals, and the
  * sigsetsizes every call must refuse.  Include it after ksig.h, libc's
@@ -18,7 +18,7 @@ static const size_t bad_sizes[] = { 0, 7, 12, 129 };
 static char why[1024];
 static volatile sig_atomic_t alarm_fired;
 
-static int failf(const char *fmt, ...)
+static inline int failf(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -28,30 +28,30 @@ static int failf(const char *fmt, ...)
 	return -1;
 }
 
-static void on_alarm(int sig)
+static inline void on_alarm(int sig)
 {
 	(void)sig;
 	alarm_fired = 1;
 }
 
-static void guard(void)
+static inline void guard(void)
 {
 	alarm_fired = 0;
 	alarm(GUARD_SECS);
 }
 
-static void unguard(void)
+static inline void unguard(void)
 {
 	alarm(0);
 }
 
-static void send_sig(int sig)
+static inline void send_sig(int sig)
 {
 	kill(getpid(), sig);
 }
 
 /* Queue sig to ourselves with a value (rt_sigqueueinfo, SI_QUEUE). */
-static int queue_sig(int sig, int val)
+static inline int queue_sig(int sig, int val)
 {
 	siginfo_t si;
 
@@ -64,7 +64,7 @@ static int queue_sig(int sig, int val)
 	return ksig_queueinfo(getpid(), sig, &si);
 }
 
-static void want_sigs(struct ksig_set *s, const int *sigs, int n)
+static inline void want_sigs(struct ksig_set *s, const int *sigs, int n)
 {
 	int i;
 
