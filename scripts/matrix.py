@@ -1,0 +1,202 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""matrix.py: the matrix of a run, commits by stages, from results.tsv.
+
+  matrix.py RESULTS ARCHES text|md
+        Prints the matrix of RESULTS (a results.tsv) as text for the
+        terminal or as Markdown for summary.md: per series, one row per
+        commit (by index) and one column per stage present, in the
+        canonical order (apply, checkpatch, the other checks by name,
+        build, cross, full-build, boot, boot-debug, build-arm64,
+        boot-arm64, then any other); a cell is its worst status and its
+        total seconds.  Then, for a series with cross-compile cells, the
+        architectures (in the order of ARCHES, scripts/arches, then any
+        other) by commit; then every failure and warning with its detail
+        and log; then the count of failing cells.  Exits 1 when a cell
+        failed, 2 on a usage error or a file it cannot read.
+
+The data is handled byte for byte (read and written as Latin-1), so the
+widths count bytes.
+"""
+
+import sys
+
+STAGE_ORDER = ("apply", "checkpatch", "@checks", "build", "cross", "full-build",
+               "boot", "boot-debug", "build-arm64", "boot-arm64")
+RANK = {"skip": 0, "pass": 1, "warn": 2, "fail": 3}
+FIELDS = 10
+
+
+def number(text):
+    try:
+        return float(text)
+    except ValueError:
+        return 0.0
+
+
+def show(value):
+    """A number as awk prints it: whole numbers without a point."""
+    return str(int(value)) if value == int(value) else f"{value:.6g}"
+
+
+def read_rows(path):
+    with open(path, encoding="latin-1", newline="") as f:
+        lines = f.read().split("\n")
+    rows = []
+    for line in lines[1:]:
+        if not line:
+            continue
+        row = line.split("\t")
+        rows.append(row + [""] * (FIELDS - len(row)))
+    return rows
+
+
+def arch_order(path):
+    order = []
+    with open(path, encoding="latin-1") as f:
+        for line in f:
+            cols = line.rstrip("\n").split("\t")
+            if not line.startswith("#") and len(cols) >= 6:
+                order.append(cols[0])
+    return order
+
+
+def stages_present(rows):
+    present = sorted({row[4] for row in rows})
+    stages = []
+    for s in STAGE_ORDER:
+        if s == "@checks":
+            stages += [p for p in present if p not in STAGE_ORDER]
+        else:
+            stages += [p for p in present if p == s]
+    return stages
+
+
+class Matrix:
+    def __init__(self, rows):
+        self.order = []          # (series, index) in first-seen order
+        self.series = []
+        self.commit, self.subject = {}, {}
+        self.status, self.secs, self.cell = {}, {}, {}
+        self.xcell, self.xany, self.xseen = {}, set(), []
+        self.notes = []
+        self.nfail = 0
+        for row in rows:
+            self.add(row)
+
+    def add(self, row):
+        series, index, commit, subject, stage, st, secs, detail, log, arch = row[:FIELDS]
+        key = (series, index)
+        if key not in self.commit:
+            self.order.append(key)
+            if series not in self.series:
+                self.series.append(series)
+        if commit not in ("-", ""):
+            self.commit[key] = commit[:12]
+        elif key not in self.commit:
+            self.commit[key] = "-"
+        self.subject[key] = subject
+        cell = (key, stage)
+        if cell not in self.status or RANK.get(st, 0) > RANK.get(self.status[cell], 0):
+            self.status[cell] = st
+        self.secs[cell] = self.secs.get(cell, 0.0) + number(secs)
+        fig = f" {show(self.secs[cell])}s" if stage != "apply" and self.secs[cell] > 0 else ""
+        self.cell[cell] = ("FAIL" if self.status[cell] == "fail" else self.status[cell]) + fig
+        if stage == "cross" and arch:
+            if st == "fail":
+                xs = "FAIL"
+            elif st == "skip":
+                xs = "n/c" if detail.startswith("not covered") else "skip"
+            else:
+                xs = st
+            self.xcell[(key, arch)] = xs
+            self.xany.add(series)
+            if arch not in self.xseen:
+                self.xseen.append(arch)
+        if st == "fail":
+            self.nfail += 1
+        if st in ("fail", "warn"):
+            d = detail if detail.startswith(st + ":") else f"{st}: {detail}"
+            where = f"{stage} {arch}" if stage == "cross" and arch else stage
+            self.notes.append((f"{series} {index} {commit[:12]} {where}: {d}", log))
+
+    def indexes(self, series):
+        return sorted(number(i) for s, i in self.order if s == series)
+
+    def key(self, series, idx):
+        for s, i in self.order:
+            if s == series and number(i) == idx:
+                return (s, i)
+        raise KeyError(idx)
+
+
+def render(m, stages, archs, md):
+    out = []
+    xarch = [a for a in archs if a in m.xseen] + [a for a in m.xseen if a not in archs]
+    for series in m.series:
+        if md:
+            out.append(f"\n### {series}\n\n| # | commit | subject |"
+                       + "".join(f" {s} |" for s in stages)
+                       + "\n|---|---|---|" + "---|" * len(stages) + "\n")
+        else:
+            out.append(f"\n== {series} ==\n{'#':<3} {'commit':<12} {'subject':<44}"
+                       + "".join(f" {s:<11}" for s in stages) + "\n")
+        idxs = m.indexes(series)
+        for idx in idxs:
+            key = m.key(series, idx)
+            subject = m.subject[key]
+            if md:
+                subject = subject.replace("|", "\\|")
+                out.append(f"| {int(idx)} | {m.commit[key]} | {subject} |"
+                           + "".join(f" {m.cell.get((key, s), '')} |" for s in stages) + "\n")
+            else:
+                if len(subject) > 44:
+                    subject = subject[:41] + "..."
+                out.append(f"{int(idx):<3} {m.commit[key]:<12} {subject:<44}"
+                           + "".join(f" {m.cell.get((key, s), '-'):<11}" for s in stages) + "\n")
+        if series not in m.xany:
+            continue
+        title = f"\n{series}, cross-compiled by architecture (n/c: not covered, no compiler):\n"
+        if md:
+            out.append(title + "\n| # |" + "".join(f" {a} |" for a in xarch)
+                       + "\n|---|" + "---|" * len(xarch) + "\n")
+        else:
+            out.append(title + f"{'#':<3}" + "".join(f" {a:<7}" for a in xarch) + "\n")
+        for idx in idxs:
+            key = m.key(series, idx)
+            if (key, "cross") not in m.status:
+                continue
+            cells = [m.xcell.get((key, a), "-") for a in xarch]
+            if md:
+                out.append(f"| {int(idx)} |" + "".join(f" {c} |" for c in cells) + "\n")
+            else:
+                out.append(f"{int(idx):<3}" + "".join(f" {c:<7}" for c in cells) + "\n")
+    if m.notes:
+        out.append("\n### Failures and warnings\n\n" if md else "\nfailures and warnings:\n")
+        for note, log in m.notes:
+            out.append(f"- {note}\n" if md else f"  {note}\n")
+            if log:
+                out.append(f"  (log: `{log}`)\n" if md else f"      log: {log}\n")
+    out.append(f"\n**{m.nfail} failing cell(s)**\n" if md else f"\n{m.nfail} failing cell(s)\n")
+    return "".join(out)
+
+
+def main(argv):
+    if len(argv) != 3 or argv[2] not in ("text", "md"):
+        print(__doc__.strip().split("\n\n")[1].splitlines()[0].strip(), file=sys.stderr)
+        return 2
+    try:
+        rows = read_rows(argv[0])
+        archs = arch_order(argv[1])
+    except OSError as e:
+        print(f"matrix.py: {e.filename}: {e.strerror}", file=sys.stderr)
+        return 2
+    m = Matrix(rows)
+    text = render(m, stages_present(rows), archs, argv[2] == "md")
+    sys.stdout.buffer.write(text.encode("latin-1"))
+    sys.stdout.flush()
+    return 1 if m.nfail else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

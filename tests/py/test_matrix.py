@@ -1,0 +1,55 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Golden test of scripts/matrix.py on tests/fixtures/matrix/: the text and
+Markdown matrices of a results.tsv with two series, the canonical stage
+order with a check in between, a worst status and summed seconds per
+cell, indexes in numeric order, a long subject and one with a pipe, cross
+cells by architecture (one not covered, one outside scripts/arches), and
+the failures and warnings with their logs."""
+
+import pathlib
+import subprocess
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+TOOL = ROOT / "scripts" / "matrix.py"
+FIX = ROOT / "tests" / "fixtures" / "matrix"
+
+
+def run(*args):
+    return subprocess.run([str(TOOL), *map(str, args)], capture_output=True)
+
+
+def test_text_matrix_is_the_golden_one_and_exits_1_on_a_failing_cell():
+    res = run(FIX / "results.tsv", FIX / "arches", "text")
+    assert res.returncode == 1
+    assert res.stdout == (FIX / "expected.text").read_bytes()
+
+
+def test_markdown_matrix_is_the_golden_one():
+    res = run(FIX / "results.tsv", FIX / "arches", "md")
+    assert res.returncode == 1
+    assert res.stdout == (FIX / "expected.md").read_bytes()
+
+
+def test_no_failing_cell_exits_0(tmp_path):
+    rows = (FIX / "results.tsv").read_text().splitlines()
+    kept = [r for r in rows if "\tfail\t" not in r]
+    (tmp_path / "results.tsv").write_text("\n".join(kept) + "\n")
+    res = run(tmp_path / "results.tsv", FIX / "arches", "text")
+    assert res.returncode == 0
+    assert res.stdout.endswith(b"\n0 failing cell(s)\n")
+
+
+def test_a_table_without_the_arch_column_still_renders(tmp_path):
+    rows = [r.split("\t")[:9] for r in (FIX / "results.tsv").read_text().splitlines()
+            if "\tcross\t" not in r]
+    (tmp_path / "results.tsv").write_text("".join("\t".join(r) + "\n" for r in rows))
+    res = run(tmp_path / "results.tsv", FIX / "arches", "text")
+    assert res.returncode == 1
+    assert b"cross-compiled by architecture" not in res.stdout
+
+
+def test_usage_and_a_missing_file_exit_2():
+    assert run(FIX / "results.tsv").returncode == 2
+    res = run(FIX / "nonexistent.tsv", FIX / "arches", "text")
+    assert res.returncode == 2
+    assert b"nonexistent.tsv" in res.stderr
