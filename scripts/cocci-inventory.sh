@@ -34,18 +34,12 @@ confidence() {
 	awk '/^\/\/ Confidence:/ { sub(/^\/\/ Confidence: */, ""); print; exit }' "$WS_ROOT/cocci/$1.cocci"
 }
 
+TABLES=$WS_ROOT/scripts/cocci_tables.py
+
 # added A B: the reports of B that A does not have, compared without line
 # numbers (same file, script and message), B's lines kept.
 added() {
-	awk '
-		function key(l,  i, r) {
-			i = index(l, ":")
-			r = substr(l, i + 1)
-			sub(/^[0-9]+: /, "", r)
-			return substr(l, 1, i - 1) ": " r
-		}
-		NR == FNR { n[key($0)]++; next }
-		{ k = key($0); if (n[k] > 0) n[k]--; else print }' "$1" "$2"
+	"$TABLES" added "$1" "$2"
 }
 
 # count SCRIPT FILE: the reports of SCRIPT in FILE.
@@ -58,74 +52,17 @@ count() {
 table() {
 	local -a names
 	mapfile -t names < <(scripts)
-	awk -v kind="$1" -v names="${names[*]}" '
-		function group(f,  a, n) {
-			n = split(f, a, "/")
-			if (kind == "arch")
-				return (a[1] == "arch" && n > 2) ? a[2] : "generic"
-			if (n >= 3) return a[1] "/" a[2] "/"
-			if (n == 2) return a[1] "/"
-			return "(top level)"
-		}
-		BEGIN { ns = split(names, s, " ") }
-		{
-			i = index($0, ":"); f = substr($0, 1, i - 1)
-			rest = substr($0, i + 1); sub(/^[0-9]+: /, "", rest)
-			j = index(rest, ":"); sc = substr(rest, 1, j - 1)
-			g = group(f); c[g, sc]++; t[g]++; tot[sc]++; all++
-			groups[g] = 1
-		}
-		END {
-			printf "| %s |", kind
-			for (k = 1; k <= ns; k++) printf " %s |", s[k]
-			printf " total |\n|---|"
-			for (k = 1; k <= ns; k++) printf "---:|"
-			printf "---:|\n"
-			m = 0
-			for (g in groups) if (g != "generic") order[++m] = g
-			# insertion sort: a few hundred groups at most
-			for (a = 2; a <= m; a++) {
-				v = order[a]
-				for (b = a - 1; b >= 1 && order[b] > v; b--) order[b + 1] = order[b]
-				order[b + 1] = v
-			}
-			if ("generic" in groups) order[++m] = "generic"
-			for (a = 1; a <= m; a++) {
-				g = order[a]
-				printf "| %s |", g
-				for (k = 1; k <= ns; k++) printf " %s |", ((g, s[k]) in c) ? c[g, s[k]] : ""
-				printf " %d |\n", t[g]
-			}
-			printf "| **total** |"
-			for (k = 1; k <= ns; k++) printf " %d |", tot[s[k]]
-			printf " **%d** |\n", all
-		}' "$2"
+	"$TABLES" table "$1" "$2" "${names[@]}"
 }
 
 # listing FILE: FILE's reports by subsystem.
 listing() {
-	awk '
-		function group(f,  a, n) {
-			n = split(f, a, "/")
-			if (n >= 3) return a[1] "/" a[2] "/"
-			if (n == 2) return a[1] "/"
-			return "(top level)"
-		}
-		{
-			g = group(substr($0, 1, index($0, ":") - 1))
-			if (g != last) {
-				if (NR > 1) print "```\n"
-				print "#### " g "\n\n```"
-				last = g
-			}
-			print
-		}
-		END { if (NR) print "```" }' < <(by_line "$1")
+	"$TABLES" listing "$1"
 }
 
 # by_line FILE: reports sorted by file, then line number.
 by_line() {
-	LC_ALL=C sort -t: -k1,1 -k2,2n -k3 "$1"
+	"$TABLES" by-line "$1"
 }
 
 # scan LABEL SHA: the whole-tree reports at SHA into $work/LABEL.txt.
