@@ -62,6 +62,12 @@ Options (each may come more than once where it takes an argument):
   --allow-skips-file F  the same, one PATTERN a line (qemu/allowed-skips
                         prints them); an empty file still turns policing on
 
+ktap-verdict --result TEST KTAP_FILE says only how test TEST ended in
+KTAP_FILE (make bisect TEST=...): "ok", "fail", or nothing when it did not
+run, and exits 0 (1 when the file cannot be read).  A result line "ok N TEST" or "not ok N
+TEST" at any depth counts, TEST being its whole description or its start
+before " # " or ": "; one "not ok" makes it "fail".
+
 The data is handled byte for byte: files and arguments are read as
 Latin-1, one character a byte, and written back the same way, so lengths
 and clipping count bytes.
@@ -784,10 +790,43 @@ def verdict(opts):
     return console_splat(console) or result
 
 
+RESULT_LINE = re.compile(r"(not )?ok [0-9]+ (.*)")
+
+
+def test_result(lines, name):
+    """How test NAME ended in a KTAP log: "ok", "fail" or "" (not run)."""
+    found = ""
+    for line in lines:
+        m = RESULT_LINE.match(line.lstrip(" \t"))
+        if not m:
+            continue
+        desc = m.group(2)
+        if desc == name or desc.startswith(name + " # ") or desc.startswith(name + ": "):
+            if m.group(1):
+                return "fail"
+            found = "ok"
+    return found
+
+
+def result_mode(args, prog):
+    if len(args) != 3 or not args[1]:
+        print(f"usage: {prog} --result TEST KTAP_FILE", file=sys.stderr)
+        return 2
+    if not readable(args[2]):
+        print(f"fail: cannot read KTAP file '{args[2]}'", file=sys.stderr)
+        return 1
+    found = test_result(read_records(args[2]), args[1])
+    if found:
+        print(found)
+    return 0
+
+
 def main(argv):
     for stream in (sys.stdout, sys.stderr):
         stream.reconfigure(encoding="latin-1")
     args = [text(os.fsencode(arg)) for arg in argv]
+    if args[1:2] == ["--result"]:
+        return result_mode(args[1:], os.path.basename(args[0]))
     try:
         opts = parse_args(args[1:])
         check_readable(opts)

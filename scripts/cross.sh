@@ -636,20 +636,10 @@ cmd_heads() {
 }
 
 # test_result DIR: how guest test $TEST ended in the boot logs DIR: ok,
-# fail, or nothing when it did not run.  A KTAP line "ok N TEST" or
-# "not ok N TEST", at any depth, TEST being the whole description or its
-# start before " # " or ": ".
+# fail, or nothing when it did not run (qemu/ktap-verdict --result).
 test_result() {
 	[[ -f $1/ktap.log ]] || return 0
-	awk -v t="$TEST" '
-		{ sub(/^[ \t]+/, "") }
-		/^(not )?ok [0-9]+ / {
-			d = $0; sub(/^(not )?ok [0-9]+ /, "", d)
-			if (d == t || index(d, t " # ") == 1 || index(d, t ": ") == 1) {
-				r = ($1 == "not") ? "fail" : "ok"; if (r == "fail") { print r; exit } found = r
-			}
-		}
-		END { if (found != "" && r != "fail") print found }' "$1/ktap.log"
+	"$WS_ROOT/qemu/ktap-verdict" --result "$TEST" "$1/ktap.log"
 }
 
 # step_test NAME SHA: the bisect step of make bisect TEST=...: boot the

@@ -123,3 +123,26 @@ def test_a_top_level_plan_without_results_counts_none(tmp_path):
     ktap.write_text("KTAP version 1\n1..1\n# ws-init: done\n")
     assert run([str(ktap)]).stdout == \
         b"fail: malformed KTAP: top level: plan count mismatch (planned 1, got 0)\n"
+
+
+def run_result(*args):
+    return subprocess.run([str(TOOL), "--result", *map(str, args)], capture_output=True)
+
+
+def test_result_mode_says_how_one_test_ended(tmp_path):
+    log = tmp_path / "ktap.log"
+    log.write_bytes(b"KTAP version 1\n1..3\n  ok 1 nsig_info: a case\n"
+                    b"  not ok 2 nsig_info: another\nok 1 nsig_info\n"
+                    b"ok 2 other # SKIP reason\nok 3 nsig_infos\n")
+    assert run_result("nsig_info", log).stdout == b"fail\n"
+    assert run_result("other", log).stdout == b"ok\n"
+    assert run_result("nsig_infos", log).stdout == b"ok\n"
+    res = run_result("absent", log)
+    assert (res.returncode, res.stdout) == (0, b"")
+
+
+def test_result_mode_usage_and_unreadable_file(tmp_path):
+    assert run_result().returncode == 2
+    res = run_result("t", tmp_path / "none.log")
+    assert res.returncode == 1
+    assert b"none.log" in res.stderr
