@@ -96,7 +96,7 @@ checkout_src() {
 }
 
 # kmake ARGS...: make in $SRC into $OUT, compiling through ccache (and, with
-# ICECC=1, icecc: lib.sh's icecc_run).
+# ICECC=1, icecc: scaleout.sh's icecc_run).
 kmake() {
 	icecc_run "$BA_CC" "$MAKE_KERNEL" -C "$SRC" O="$OUT" "${BA_KMAKE[@]}" CC="ccache $BA_CC" HOSTCC="ccache gcc" "$@"
 }
