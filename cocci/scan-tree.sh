@@ -49,6 +49,8 @@
 set -euo pipefail
 
 COCCI_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=scripts/gitlib.sh
+source "$COCCI_DIR/../scripts/gitlib.sh"
 WORKDIR=${WORKDIR:-$HOME/.cache/vstatus-workspace}
 TREE=${TREE:-$WORKDIR/linux}
 SCAN_WORK=${SCAN_WORK:-$WORKDIR/check-work/cocci/scan}
@@ -146,22 +148,10 @@ scripts_hash() {
 	} | sha256sum | cut -c1-16
 }
 
-# same_repo: $src is a worktree of $TREE.
-same_repo() {
-	[[ -e $src/.git ]] &&
-		[[ $(git -C "$src" rev-parse --path-format=absolute --git-common-dir 2>/dev/null) == \
-			"$(git_tree rev-parse --path-format=absolute --git-common-dir)" ]]
-}
-
+# checkout REV: the worktree $src at REV, clean (scripts/gitlib.sh).
 checkout() {
-	if ! same_repo; then
-		note "creating the worktree $src (once)"
-		rm -rf "$src"
-		git_tree worktree prune
-		git_tree worktree add -q --detach "$src" "$1"
-	fi
-	git -C "$src" checkout -q -f --detach "$1"
-	git -C "$src" clean -fdxq
+	git_same_repo "$TREE" "$src" || note "creating the worktree $src (once)"
+	git_worktree_at "$TREE" "$src" "$1"
 }
 
 # candidates SCRIPT [FILE...]: the tracked .c and .h files (or only those

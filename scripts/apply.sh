@@ -25,14 +25,7 @@ patch_subject() {
 
 prepare_worktree() {
 	local base=$1
-	if [[ -d $APPLY_WT ]] && ! git -C "$APPLY_WT" rev-parse -q --git-dir >/dev/null 2>&1; then
-		rm -rf "$APPLY_WT" || return 1
-	fi
-	git_tree worktree prune || return 1
-	if [[ ! -d $APPLY_WT ]]; then
-		git_tree worktree add -q --detach "$APPLY_WT" "$base" || return 1
-	fi
-	clear_stale_git_locks "$APPLY_WT" || return 1
+	git_worktree "$TREE" "$APPLY_WT" "$base" || return 1
 	# A Ctrl-C during an earlier git am leaves its state behind: drop it.
 	if [[ -d $(git -C "$APPLY_WT" rev-parse --git-path rebase-apply) ]]; then
 		progress apply "cleaning up an interrupted git am from an earlier run"

@@ -161,14 +161,9 @@ run_b4() {
 # prepare_prep_worktree: $WORKDIR/b4, clean and detached, whatever an
 # interrupted earlier run left there.
 prepare_prep_worktree() {
-	if [[ -d $PREP_WT ]] && ! git -C "$PREP_WT" rev-parse -q --git-dir >/dev/null 2>&1; then
-		rm -rf "$PREP_WT"
-	fi
-	git_tree worktree prune
-	if [[ ! -d $PREP_WT ]]; then
+	git_same_repo "$TREE" "$PREP_WT" ||
 		progress b4 "checking out a private worktree for b4 in $PREP_WT"
-		git_tree worktree add -q --detach "$PREP_WT" "$BASE_BRANCH"
-	fi
+	git_worktree "$TREE" "$PREP_WT" "$BASE_BRANCH" || die "cannot make the worktree $PREP_WT"
 	local op
 	for op in cherry-pick rebase am revert merge; do
 		prep_git "$op" --abort >/dev/null 2>&1 || true

@@ -92,7 +92,7 @@ artifact_dir() {
 }
 
 checkout_src() {
-	checkout_worktree "$SRC" "$1"
+	git_worktree_at "$TREE" "$SRC" "$1"
 }
 
 # kmake ARGS...: make in $SRC into $OUT, compiling through ccache (and, with

@@ -75,16 +75,17 @@ tool_versions() {
 	done
 }
 
-# check_hash CHECK SERIES: the code of the check's own files and of the
-# shared checks/lib/ (check_code), what its inputs file names, and the
-# tools' versions ($TOOL_VERSIONS, set by main).
+# check_hash CHECK SERIES: the code (check_code) of the check's own files,
+# of the shared checks/lib/ and of scripts/gitlib.sh, which they source;
+# what its inputs file names; and the tools' versions ($TOOL_VERSIONS, set
+# by main).
 check_hash() {
 	local f
 	local -a inputs
 	capture inputs check_inputs "$1" "$2"
 	{
 		printf '%s\n' "${TOOL_VERSIONS?}"
-		for f in "$CHECKS_DIR/$1"/* "$CHECKS_DIR"/lib/*; do
+		for f in "$CHECKS_DIR/$1"/* "$CHECKS_DIR"/lib/* "$WS_ROOT/scripts/gitlib.sh"; do
 			if [[ -f $f ]]; then printf '%s\n' "${f#"$WS_ROOT"/}"; check_code "$f"; fi
 		done
 		for f in "${inputs[@]}"; do

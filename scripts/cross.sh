@@ -78,7 +78,7 @@ load_arches() {
 
 # touched_files SHA: what the commit adds or changes (not what it deletes).
 touched_files() {
-	memo "touched-$1" git_tree diff-tree --no-commit-id --name-only -r --diff-filter=AMR "$1"
+	memo "touched-$1" git_touched "$TREE" "$1" AMR
 }
 
 # memo NAME CMD...: CMD's output, computed once per run of cmd_series
@@ -232,7 +232,7 @@ plan() {
 }
 
 checkout_xsrc() {
-	checkout_worktree "$XSRC" "$1"
+	git_worktree_at "$TREE" "$XSRC" "$1"
 }
 
 # amake OUT NAME ARGS...: make in the cross worktree for architecture NAME

@@ -39,6 +39,11 @@ else
 	export CCACHE_DEPEND=1
 fi
 
+# The git helpers (worktrees, touched files), shared with checks/ and
+# cocci/: scripts/gitlib.sh.
+# shellcheck source=scripts/gitlib.sh
+source "$WS_ROOT/scripts/gitlib.sh"
+
 # Scaling out (icecc, a shared ccache): scripts/scaleout.sh, set up at the
 # end of this file once validate_variables has checked the variables.
 # shellcheck source=scripts/scaleout.sh
@@ -159,35 +164,6 @@ capture() {
 
 git_tree() {
 	git -C "$TREE" "$@"
-}
-
-# clear_stale_git_locks WORKTREE: the index and HEAD locks of one of the
-# workspace's own worktrees.  Only the workspace uses them, and it holds the
-# workspace lock, so a lock file there is left over from a run that was
-# killed; git would refuse to work until it is gone.
-clear_stale_git_locks() {
-	local wt=$1 f
-	[[ -e $wt/.git ]] || return 0
-	for f in index.lock HEAD.lock; do
-		f=$(git -C "$wt" rev-parse --path-format=absolute --git-path "$f" 2>/dev/null) || continue
-		if [[ -e $f ]]; then
-			warn "removing $f, left over from an interrupted run"
-			rm -f "$f" || return 1
-		fi
-	done
-}
-
-# checkout_worktree DIR SHA: DIR, a detached worktree of the tree of the
-# workspace's own (made if missing, remade if broken), at SHA and clean.
-checkout_worktree() {
-	local dir=$1 sha=$2
-	if [[ -d $dir ]] && ! git -C "$dir" rev-parse -q --git-dir >/dev/null 2>&1; then
-		rm -rf "$dir" || return 1
-	fi
-	git_tree worktree prune || return 1
-	[[ -d $dir ]] || git_tree worktree add -q --detach "$dir" "$sha" || return 1
-	clear_stale_git_locks "$dir" || return 1
-	git -C "$dir" checkout -q -f --detach "$sha" && git -C "$dir" clean -fdxq
 }
 
 # tree_git_lock: the user's tree is in the middle of a git command (or one

@@ -32,7 +32,7 @@ cc_version() {
 # touched REGEX: files the commit adds or modifies whose path matches REGEX.
 touched() {
 	local list
-	list=$(git_tree diff-tree --no-commit-id --name-only -r --diff-filter=AM "$commit") ||
+	list=$(git_touched "$tree" "$commit" AM) ||
 		{ echo "git diff-tree $commit failed" >&2; return 1; }
 	grep -E "$1" <<<"$list" || true
 }
