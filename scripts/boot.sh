@@ -194,7 +194,7 @@ guest_key() {
 			(cd "$art/headers32" && find . -type f | LC_ALL=C sort | xargs sha256sum)
 			"${GUEST_CC32:-$BA_CC32}" --version 2>/dev/null | head -n1 || true
 		fi
-	} | sha256sum | cut -c1-16
+	} | key_of 16
 }
 
 # publish_initramfs TMP CACHE: TMP holds init and tests/*, compiled; list
@@ -427,7 +427,7 @@ boot_key() {
 		[[ $BOOT_ARCH == x86_64 ]] || echo "arch=$BOOT_ARCH"
 		"$QEMU" --version | sed -n 1p
 		printf '%s\n' "accel=$accel smp=$smp timeout=$TEST_TIMEOUT" "cmdline=$(kernel_cmdline "$art")" "$@"
-	} | sha256sum | cut -c1-32
+	} | key_of 32
 }
 
 # cached_boot KEY DIR: a passing boot with KEY was kept: its logs into DIR,
@@ -574,7 +574,7 @@ bench_initramfs() {
 	key=bench-$({
 		sha256sum "$art/kselftest.h" "$WS_ROOT/qemu/init.c" "$WS_ROOT"/qemu/bench/*.c | cut -d' ' -f1
 		(cd "$art/headers" && find . -type f | LC_ALL=C sort | xargs sha256sum)
-	} | sha256sum | cut -c1-16)
+	} | key_of 16)
 	cache=$WORKDIR/guest/$key
 	if [[ ! -s $cache/initramfs.cpio ]]; then
 		tmp=$cache.tmp

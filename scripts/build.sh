@@ -84,7 +84,7 @@ config_key() {
 		for f in $(fragments); do cat "$f"; done
 		features "$1"
 		git_tree ls-tree -r "$1" | grep -E '(/|	)(Kconfig[^/]*|[a-z]*\.config)$' || true
-	} | sha256sum | cut -c1-16
+	} | key_of 16
 }
 
 artifact_dir() {
@@ -127,9 +127,10 @@ verify_config() {
 	fi
 }
 
+# configure SHA LOG KEY: $OUT's .config for commit SHA, whose config_key
+# is KEY; kept when the last one was made for the same key.
 configure() {
-	local sha=$1 key log=$2 feat=$OUT/.ws/features.config
-	key=$(config_key "$sha")
+	local sha=$1 log=$2 key=$3 feat=$OUT/.ws/features.config
 	[[ -f $OUT/.config && $(cat "$OUT/.ws-config-key" 2>/dev/null) == "$key" ]] && return 0
 	mkdir -p "$OUT/.ws"
 	rm -f "$OUT/.ws-config-key"
@@ -204,20 +205,19 @@ artifact_done() {
 	fi
 }
 
-# build_commit SHA: build into $OUT, leave the result in the artifact dir.
-# Prints nothing; the artifact's 'result' file holds "status seconds detail".
+# build_commit SHA ART: build into $OUT, leave the result in ART, the
+# commit's artifact_dir (its name ends in the config key).  Prints nothing; the artifact's 'result' file holds "status seconds detail".
 # Returns non-zero only when the workspace itself failed (a checkout, a copy):
 # then nothing is stored.  Called as `build_commit || ...`, so without
 # errexit: every step checks its own status.
 build_commit() {
-	local sha=$1 art tmp t0 rc=0
-	art=$(artifact_dir "$sha") || return 1
+	local sha=$1 art=$2 tmp t0 rc=0
 	artifact_done "$art" && return 0
 	tmp=$art.tmp
 	rm -rf "$tmp" && mkdir -p "$tmp" || return 1
 	t0=$(now)
 	checkout_src "$sha" || { warn "cannot check out ${sha:0:12} in $SRC"; return 1; }
-	if ! configure "$sha" "$tmp/build.log"; then
+	if ! configure "$sha" "$tmp/build.log" "${art##*-}"; then
 		printf 'fail %s %s\n' $(($(now) - t0)) "config: $(grep -m1 -A1 '^error:' "$tmp/build.log" | tail -n1 | xargs)" >"$tmp/result" &&
 			mv_artifact "$tmp" "$art"
 		return
@@ -289,7 +289,7 @@ cmd_commit() {
 		echo cached >&3
 	else
 		progress build "${sha:0:12} ($BA_PREFIX$CONFIG config)"
-		build_commit "$sha"
+		build_commit "$sha" "$art"
 		echo built >&3
 	fi
 	echo "$art" >&3
@@ -327,7 +327,7 @@ build_row() {
 		progress build "$name [$idx/$n] ${sha:0:12} $subj$row_cached"
 	else
 		progress build "$name [$idx/$n] ${sha:0:12} $subj"
-		CLEAN_FIRST=$((idx == 0 ? 1 : 0)) build_commit "$sha" || return 1
+		CLEAN_FIRST=$((idx == 0 ? 1 : 0)) build_commit "$sha" "$row_art" || return 1
 	fi
 }
 
@@ -434,7 +434,7 @@ cmd_naive() {
 	log=$WORKDIR/build/naive.log
 	rm -rf "$OUT" && mkdir -p "$OUT" "$REPORT" && : >"$log"
 	checkout_src "$base" || die "cannot check out ${base:0:12} in $SRC"
-	configure "$base" "$log" || die "the naive build's config failed (log: $log)"
+	configure "$base" "$log" "$(config_key "$base")" || die "the naive build's config failed (log: $log)"
 	progress naive "${base:0:12}: make clean && make -j$JOBS $BUILD_TARGET, without ccache (once, for make bench)"
 	t0=$(now)
 	kmake clean >>"$log" 2>&1 || die "make clean failed (log: $log)"

@@ -92,7 +92,7 @@ check_hash() {
 			printf '%s\n' "${f#"$WS_ROOT"/}"
 			cat "$f"
 		done
-	} | sha256sum | cut -c1-16
+	} | key_of 16
 }
 
 # check_code FILE: what in a check's file decides its results.  Not its

@@ -312,7 +312,7 @@ cell_key() {
 		cc_of "$3"
 		cat "$4"
 		own_code
-	} | sha256sum | cut -c1-16
+	} | key_of 16
 }
 
 # judge NAME DIR: the cell's "status detail" from DIR's commit.log and, when
@@ -578,7 +578,7 @@ head_build() {
 		cc_of "$name"
 		cat "$CROSS_FRAGMENT"
 		own_code
-	} | sha256sum | cut -c1-16)
+	} | key_of 16)
 	dir=$XCACHE/full/$name/$head-$key
 	if [[ -f $dir/result ]] && grep -qE '^(pass|warn) ' "$dir/result"; then
 		read -r status secs detail <"$dir/result"

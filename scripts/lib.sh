@@ -181,6 +181,13 @@ require_tree() {
 	[[ -d $TREE/.git ]] || die "no kernel tree at $TREE: run 'make import' first"
 }
 
+# key_of LEN: the first LEN hex digits of the SHA-256 of standard input:
+# every cache key of the workspace (16 for most, 32 for a boot, 64 for a
+# series' inputs) is made here from what the cached result is a function of.
+key_of() {
+	sha256sum | cut -c1-"$1"
+}
+
 # Seconds since the epoch, for stage timing.
 now() {
 	date +%s
@@ -428,7 +435,7 @@ inputs_hash() {
 			echo "patch $p"
 			cat "$SERIES_DIR/$name/$p"
 		done <<<"$(patch_files "$name")"
-	} | sha256sum | cut -d' ' -f1
+	} | key_of 64
 }
 
 # series_commits NAME: base commit, then every commit of the branch, oldest

@@ -212,7 +212,7 @@ icecc_env_key() {
 		[[ $path == */* ]] || path=$(command -v "$path") || return 1
 		files+=("$path")
 	done
-	stat -L -c '%n %s %Y' "${files[@]}" | sha256sum | cut -c1-16
+	stat -L -c '%n %s %Y' "${files[@]}" | key_of 16
 }
 
 # remote_cache_ready: CCACHE_REMOTE's Redis server answers (ccache would
