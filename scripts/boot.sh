@@ -185,7 +185,7 @@ guest_key() {
 		(cd "$ksft" && find . -type f | LC_ALL=C sort | xargs sha256sum)
 		sha256sum "$WS_ROOT/qemu/init.c" "$WS_ROOT/qemu/kselftests" "$WS_ROOT"/qemu/tests/*.[ch] | cut -d' ' -f1
 		"$GUEST_CC" --version 2>/dev/null | head -n1 || true
-		# x86_64's key is as it was before other architectures.
+		# Another architecture's key names it, and what it builds instead.
 		if [[ $BOOT_ARCH != x86_64 ]]; then
 			echo "arch=$BOOT_ARCH"
 			sha256sum "$WS_ROOT/qemu/not-built.c" "$WS_ROOT/scripts/bootarch.sh" | cut -d' ' -f1
@@ -324,7 +324,7 @@ kunit_expected() {
 #
 # A kernel without CONFIG_COMPAT (arm64's) boots with ws.compat=0: the guest
 # tests cannot see the .config, and nsig_debug.c then wants no compat sysctls.
-# x86_64's kernels have IA32_EMULATION, and their command line is as before.
+# x86_64's kernels have IA32_EMULATION.
 kernel_cmdline() {
 	local -a args=()
 	[[ -f $1/config ]] || return 0

@@ -10,9 +10,8 @@
 # cross builds, and the workspace must not pick that up by accident.
 #
 #   BA_PREFIX    put before the config's name in the build, artifact and boot
-#                directories ($WORKDIR/build/<prefix><config>, ...): x86_64's
-#                is empty, so its paths and cache keys are those from before
-#                other architectures existed
+#                directories ($WORKDIR/build/<prefix><config>, ...): empty
+#                for x86_64 (build/smoke, artifacts/smoke, boots/smoke)
 #   BA_KMAKE     make's ARCH= and CROSS_COMPILE= (none for x86_64: the host's)
 #   BA_CC        the kernel's compiler (run through ccache)
 #   BA_FRAGMENT  the config's own fragment under qemu/configs/, merged on

@@ -76,8 +76,8 @@ features() {
 	done
 }
 
-# config_key SHA: what the .config is a function of.  A commit without any
-# feature has the same key as before features.config existed.
+# config_key SHA: what the .config is a function of: the fragments, the
+# features the commit defines (none: the fragments alone), its Kconfig files.
 config_key() {
 	local f
 	{
@@ -182,8 +182,8 @@ first_error() {
 }
 
 # artifact_done ART: ART holds a finished build.  A kernel that built has its
-# .config there too (boot.sh reads it); one from before configs were kept
-# is built again, from ccache.  A damaged entry (an empty or unreadable
+# .config there too (boot.sh reads it); one without it is built again,
+# from ccache.  A damaged entry (an empty or unreadable
 # result, a passing build without its kernel) is discarded, naming it.
 artifact_done() {
 	local art=$1 status
