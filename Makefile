@@ -13,6 +13,7 @@ TEST_TIMEOUT ?= 120
 # Empty: nproc, or ICECC_JOBS with ICECC=1 (scripts/lib.sh, scale_out_env).
 JOBS ?=
 CHECK_JOBS ?= $(shell nproc)
+CHECKS_BESIDE ?= 1
 FORCE ?= 0
 E2E ?= 1
 BENCH_BOOTS ?= 3
@@ -25,7 +26,7 @@ ICECC_SCHEDULER ?=
 ICECC_JOBS ?=
 CCACHE_REMOTE ?=
 
-export WORKDIR KVER SERIES CHECKS DEBUG CONFIG ACCEL BOOT_TIMEOUT TEST_TIMEOUT JOBS CHECK_JOBS FORCE E2E BENCH_BOOTS NAIVE NO_DEPS FRESH BOOT_ARCH
+export WORKDIR KVER SERIES CHECKS DEBUG CONFIG ACCEL BOOT_TIMEOUT TEST_TIMEOUT JOBS CHECK_JOBS CHECKS_BESIDE FORCE E2E BENCH_BOOTS NAIVE NO_DEPS FRESH BOOT_ARCH
 export ICECC ICECC_SCHEDULER ICECC_JOBS CCACHE_REMOTE
 export WS_ROOT := $(CURDIR)
 # The kernel builds set their own ARCH and CROSS_COMPILE (scripts/arches);
@@ -147,6 +148,7 @@ help: ## this text
 	@echo "  TEST_TIMEOUT  seconds for one guest test program ($(TEST_TIMEOUT))"
 	@echo "  JOBS          make -j for kernel builds ($(or $(JOBS),nproc = $(shell nproc)); with ICECC=1, ICECC_JOBS)"
 	@echo "  CHECK_JOBS    check: how many checks of one commit run at once ($(CHECK_JOBS))"
+	@echo "  CHECKS_BESIDE make: 1 runs the checks in the background beside the builds and boots, 0 before each series' builds ($(CHECKS_BESIDE))"
 	@echo "  COCCI_TIMEOUT check: seconds one spatch run may take before the cocci check fails (300)"
 	@echo "  DOCS_JOBS     check: Sphinx jobs of the docs check (1: parallel reads blame warnings on the wrong page)"
 	@echo "  UAPI_GENERIC_ARCH check: the asm-generic architecture the uapi check also compiles generic headers for (arm64)"

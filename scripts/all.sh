@@ -1,9 +1,17 @@
 #!/usr/bin/env bash
-# all.sh: the default goal.  deps, import, then for each series apply,
-# check, bisect-build, cross-compile and boot-test, then the debug boot of
-# each head, the arm64 build and boot of each base and head, and the
-# matrix.  A failing stage does not stop the others; the exit status
-# is the matrix's (non-zero if any cell failed).
+# all.sh: the default goal.  deps, import, apply every series; then the
+# checks of every series in the background while, for each series,
+# bisect-build, cross-compile and boot-test run in the foreground; then the
+# debug boot of each head, the arm64 build and boot of each base and head,
+# and, once the checks are done too, the matrix.  A failing stage does not
+# stop the others; the exit status is the matrix's (non-zero if any cell
+# failed).
+#
+# The checks run beside the rest because most of their time is one core's
+# (Sphinx, spatch, checkpatch, headers_install) and the boots leave cores
+# idle: the machine's cores are kept busy instead of taking turns.  Their
+# progress lines are interleaved with the others', each naming its check.
+# CHECKS_BESIDE=0 runs them in turn, before each series' builds.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"
@@ -14,6 +22,45 @@ step() {
 	"$WS_ROOT/scripts/$1" "${@:2}" || rc=$?
 	bench phase "$1 ${*:2}" $(($(now) - t0))
 	return $rc
+}
+
+# start_checks SERIES...: check.sh for each series in turn, in the
+# background, in a session of its own (setsid: no terminal signals, not
+# stopped by a terminal's tostop), so that it is stopped as a whole on
+# Ctrl-C or on a failure here (stop_checks).
+CHECKS_PID=""
+start_checks() {
+	(($#)) || return 0
+	setsid bash "$WS_ROOT/scripts/all.sh" --checks-of "$@" </dev/null &
+	CHECKS_PID=$!
+	trap 'stop_checks; echo "interrupted: $0 stopped; the next run picks up from here" >&2; exit 130' INT TERM
+	trap stop_checks EXIT
+	progress checks "the checks of $* run in the background (pid $CHECKS_PID) beside the builds and boots"
+}
+
+# checks_of SERIES...: what start_checks runs (all.sh --checks-of).
+checks_of() {
+	local s
+	for s in "$@"; do
+		SERIES=$s step check.sh || true
+	done
+}
+
+# stop_checks: the background checks, if they still run, stopped.
+stop_checks() {
+	[[ -n $CHECKS_PID ]] || return 0
+	kill -TERM -- "-$CHECKS_PID" 2>/dev/null || true
+	wait "$CHECKS_PID" 2>/dev/null || true
+	CHECKS_PID=""
+}
+
+# wait_checks: until the background checks are done.
+wait_checks() {
+	[[ -n $CHECKS_PID ]] || return 0
+	kill -0 "$CHECKS_PID" 2>/dev/null && progress checks "waiting for the checks to finish"
+	wait "$CHECKS_PID" || true
+	CHECKS_PID=""
+	trap - EXIT
 }
 
 main() {
@@ -30,14 +77,15 @@ main() {
 	# their packages, for every step below.
 	require_scale_out
 	local s
-	local -a series
+	local -a series applied=()
 	capture series selected_series
 	for s in "${series[@]}"; do
+		SERIES=$s step apply.sh && applied+=("$s")
+	done
+	[[ ${CHECKS_BESIDE:-1} == 0 ]] || start_checks "${applied[@]}"
+	for s in "${applied[@]}"; do
 		progress series "=== $s ==="
-		if ! SERIES=$s step apply.sh; then
-			continue
-		fi
-		SERIES=$s step check.sh || true
+		[[ ${CHECKS_BESIDE:-1} != 0 ]] || SERIES=$s step check.sh || true
 		SERIES=$s step build.sh series || true
 		SERIES=$s step cross.sh series || true
 		SERIES=$s step boot.sh series || true
@@ -50,9 +98,14 @@ main() {
 	fi
 	# arm64: the base and the head of each series, built and booted.
 	BOOT_ARCH=arm64 step boot.sh arch-heads || true
+	wait_checks
 	bench_record make $(($(now) - t0)) "$state" || warn "could not record this run in $REPORT/bench-runs.tsv"
 	"$WS_ROOT/scripts/bench.sh" --quiet || true
 	"$WS_ROOT/scripts/matrix.sh"
 }
 
-main "$@"
+if [[ ${1:-} == --checks-of ]]; then
+	checks_of "${@:2}"
+else
+	main "$@"
+fi
