@@ -785,3 +785,55 @@ boot_fixture() {
 	[ "$status" -eq 0 ]
 	[[ $output == *"measured before"* ]]
 }
+
+# slow_check DIR: a check that takes a while and leaves its pid in
+# $SLOW_PIDS, so that a test can see whether it still runs.
+slow_check() {
+	mkdir -p "$1/slow"
+	echo "A check that sleeps." >"$1/slow/description"
+	cat >"$1/slow/run" <<-'EOF'
+		#!/bin/sh
+		echo $$ >>"$SLOW_PIDS"
+		sleep "${SLOW_SECS:-2}"
+		echo fine
+	EOF
+	chmod +x "$1/slow/run"
+}
+
+@test "make: the checks run in the background beside the builds and boots, and the matrix has both" {
+	import_fixture
+	make_series one linux-source "a.c:int a;:fixture: add a"
+	slow_check "$BATS_TEST_TMPDIR/checks"
+	export SLOW_PIDS=$BATS_TEST_TMPDIR/pids SLOW_SECS=1
+	CHECKS_DIR=$BATS_TEST_TMPDIR/checks run env NO_DEPS=1 DEBUG=0 bash "$WS/scripts/all.sh"
+	[[ $output == *"checks     the checks of one run in the background"* ]]
+	[[ $(results_row one 1 slow) == "pass fine" ]]
+	[[ $(results_row one 1 build) == pass* ]]
+	[[ $(results_row one 1 boot) == pass* ]]
+	# In turn with CHECKS_BESIDE=0: the same cells.
+	CHECKS_BESIDE=0 CHECKS_DIR=$BATS_TEST_TMPDIR/checks run env NO_DEPS=1 DEBUG=0 bash "$WS/scripts/all.sh"
+	[[ $output != *"in the background"* ]]
+	[[ $(results_row one 1 slow) == "pass fine" ]]
+}
+
+@test "make: Ctrl-C stops the background checks too, and nothing of theirs is cached" {
+	import_fixture
+	make_series one linux-source "a.c:int a;:fixture: add a"
+	slow_check "$BATS_TEST_TMPDIR/checks"
+	export SLOW_PIDS=$BATS_TEST_TMPDIR/pids SLOW_SECS=30
+	CHECKS_DIR=$BATS_TEST_TMPDIR/checks NO_DEPS=1 DEBUG=0 setsid bash "$WS/scripts/all.sh" \
+		>"$BATS_TEST_TMPDIR/out" 2>&1 &
+	local pid=$! p i
+	for i in $(seq 50); do [[ -s $SLOW_PIDS ]] && break; sleep 0.2; done
+	[[ -s $SLOW_PIDS ]]
+	# Ctrl-C: SIGINT to the foreground group (all.sh and what it runs in
+	# the foreground); the checks are in a session of their own.
+	kill -INT -- -"$pid"
+	wait "$pid" || true
+	sleep 0.5
+	while read -r p; do
+		! kill -0 "$p" 2>/dev/null || { echo "check $p still runs"; false; }
+	done <"$SLOW_PIDS"
+	grep -q 'interrupted' "$BATS_TEST_TMPDIR/out"
+	[ -z "$(ls "$WORKDIR"/checks-cache/slow/*/result 2>/dev/null)" ]
+}
