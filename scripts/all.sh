@@ -46,10 +46,12 @@ checks_of() {
 	done
 }
 
-# stop_checks: the background checks, if they still run, stopped.
+# stop_checks: the background checks, if they still run, stopped: every
+# process of their session (a check under timeout(1) is in a process group
+# of its own there).
 stop_checks() {
 	[[ -n $CHECKS_PID ]] || return 0
-	kill -TERM -- "-$CHECKS_PID" 2>/dev/null || true
+	pkill -TERM -s "$CHECKS_PID" 2>/dev/null || true
 	wait "$CHECKS_PID" 2>/dev/null || true
 	CHECKS_PID=""
 }
