@@ -32,7 +32,8 @@ The naive way is `git rebase --exec 'make clean && make'` over the same
 commits: REPORT/naive.tsv holds one full build of the smoke config without
 ccache (scripts/build.sh naive, run once by make bench), and each commit's
 is estimated from its object count ("objects" rows) at the same cost per
-object.
+object; a run recorded before naive.tsv existed counts one full build for
+each commit it built.
 """
 
 import csv
@@ -229,6 +230,16 @@ def record(report, what, secs, state, series):
     return 0
 
 
+def naive_later(col, run):
+    """The naive way's cost for a run recorded before naive.tsv existed (a
+    cold run): the measured full build times the commits it built."""
+    if not col:
+        return None
+    which = "rebuilt" if run["kind"].endswith(" rebuilt") else "builds"
+    count = seconds(run.get(which, "")) or (1 if run["what"] == "checks" else 0)
+    return float(col["seconds"]) * count or None
+
+
 def print_targets(report):
     rows = read_tsv(os.path.join(report, RUNS))
     runs = [dict(zip(RUNS_HEAD, r + [""] * (len(RUNS_HEAD) - len(r))))
@@ -251,7 +262,7 @@ def print_targets(report):
         r = found[-1]
         secs = seconds(r["seconds"]) or 0
         verdict = "met" if secs <= target else "OVER"
-        nv = seconds(r["naive"])
+        nv = seconds(r["naive"]) or naive_later(col, r)
         if nv:
             cmp = f"{nv / secs:.1f}x faster" if secs and nv >= secs else f"{secs / nv:.1f}x slower"
             nvs = mmss(nv)

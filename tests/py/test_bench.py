@@ -107,3 +107,16 @@ def test_record_checks_are_a_warm_measure_with_one_naive_build(tmp_path):
     subprocess.run([str(TOOL), str(tmp_path), "--record", "checks", "19", "warm", "vstatus"], check=True)
     row = (tmp_path / "bench-runs.tsv").read_text().splitlines()[-1].split("\t")[1:]
     assert row == ["checks", "warm", "warm", "19", "vstatus", "0", "0", "90"]
+
+
+def test_a_run_recorded_before_the_naive_measure_gets_it_when_printed(tmp_path):
+    for name in ("bench-raw.tsv", "results.tsv", "naive.tsv"):
+        shutil.copy(FIX / name, tmp_path / name)
+    (tmp_path / "bench-runs.tsv").write_text(
+        "date\twhat\tstate\tkind\tseconds\tseries\tbuilds\trebuilt\tnaive\n"
+        "2026-12-04 10:00\tmake\tcold\tcold\t2800\tall\t17\t16\t\n")
+    out = subprocess.run([str(TOOL), str(tmp_path)], check=True,
+                         capture_output=True, text=True).stdout
+    # 17 commits at 90s each: 25:30; the run took 46:40, over its 45:00.
+    line = next(l for l in out.splitlines() if l.strip().startswith("cold make,"))
+    assert "46:40   45:00 OVER     25:30  1.8x slower  (2026-12-04 10:00, cold)" in line
