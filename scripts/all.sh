@@ -27,13 +27,13 @@ step() {
 # start_checks SERIES...: check.sh for each series in turn, in the
 # background, in a session of its own (setsid: no terminal signals, not
 # stopped by a terminal's tostop), so that it is stopped as a whole on
-# Ctrl-C or on a failure here (stop_checks).
+# Ctrl-C or on a failure here: take_lock's INT and TERM trap exits, and the
+# EXIT trap runs stop_checks.
 CHECKS_PID=""
 start_checks() {
 	(($#)) || return 0
 	setsid bash "$WS_ROOT/scripts/all.sh" --checks-of "$@" </dev/null &
 	CHECKS_PID=$!
-	trap 'stop_checks; echo "interrupted: $0 stopped; the next run picks up from here" >&2; exit 130' INT TERM
 	trap stop_checks EXIT
 	progress checks "the checks of $* run in the background (pid $CHECKS_PID) beside the builds and boots"
 }
@@ -62,7 +62,6 @@ wait_checks() {
 	kill -0 "$CHECKS_PID" 2>/dev/null && progress checks "waiting for the checks to finish"
 	wait "$CHECKS_PID" || true
 	CHECKS_PID=""
-	trap - EXIT
 }
 
 main() {

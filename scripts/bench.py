@@ -213,10 +213,9 @@ def record(report, what, secs, state, series):
     kind = run_kind(state, raw) if raw else state
     builds = series_builds(raw)
     which = "rebuilt" if kind.endswith(" rebuilt") else "all"
-    naive = naive_cost(report, raw, which)
-    if what == "checks":
-        col = naive_build(report)
-        naive = float(col["seconds"]) if col else None
+    naive = naive_cost(report, raw, which) if raw else None
+    if naive is None:
+        naive = naive_later(naive_build(report), {"kind": kind, "what": what})
     path = os.path.join(report, RUNS)
     new = not os.path.exists(path)
     row = [datetime.datetime.now().strftime("%Y-%m-%d %H:%M"), what, state, kind,
@@ -231,12 +230,13 @@ def record(report, what, secs, state, series):
 
 
 def naive_later(col, run):
-    """The naive way's cost for a run recorded before naive.tsv existed (a
-    cold run): the measured full build times the commits it built."""
+    """The naive way's cost without this run's object counts (a run recorded
+    before naive.tsv existed, or the checks of one commit): the measured
+    full build times the commits it built, one for the checks."""
     if not col:
         return None
     which = "rebuilt" if run["kind"].endswith(" rebuilt") else "builds"
-    count = seconds(run.get(which, "")) or (1 if run["what"] == "checks" else 0)
+    count = 1 if run["what"] == "checks" else seconds(run.get(which, "")) or 0
     return float(col["seconds"]) * count or None
 
 

@@ -120,14 +120,9 @@ class Matrix:
             where = f"{stage} {arch}" if stage == "cross" and arch else stage
             self.notes.append((f"{series} {index} {commit[:12]} {where}: {d}", log))
 
-    def indexes(self, series):
-        return sorted(number(i) for s, i in self.order if s == series)
-
-    def key(self, series, idx):
-        for s, i in self.order:
-            if s == series and number(i) == idx:
-                return (s, i)
-        raise KeyError(idx)
+    def rows(self, series):
+        """The (series, index) keys of SERIES, in index order."""
+        return sorted((k for k in self.order if k[0] == series), key=lambda k: number(k[1]))
 
 
 def render(m, stages, archs, md):
@@ -141,9 +136,9 @@ def render(m, stages, archs, md):
         else:
             out.append(f"\n== {series} ==\n{'#':<3} {'commit':<12} {'subject':<44}"
                        + "".join(f" {s:<11}" for s in stages) + "\n")
-        idxs = m.indexes(series)
-        for idx in idxs:
-            key = m.key(series, idx)
+        keys = m.rows(series)
+        for key in keys:
+            idx = number(key[1])
             subject = m.subject[key]
             if md:
                 subject = subject.replace("|", "\\|")
@@ -162,8 +157,8 @@ def render(m, stages, archs, md):
                        + "\n|---|" + "---|" * len(xarch) + "\n")
         else:
             out.append(title + f"{'#':<3}" + "".join(f" {a:<7}" for a in xarch) + "\n")
-        for idx in idxs:
-            key = m.key(series, idx)
+        for key in keys:
+            idx = number(key[1])
             if (key, "cross") not in m.status:
                 continue
             cells = [m.xcell.get((key, a), "-") for a in xarch]
