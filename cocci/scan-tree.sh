@@ -51,6 +51,8 @@ set -euo pipefail
 COCCI_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=scripts/gitlib.sh
 source "$COCCI_DIR/../scripts/gitlib.sh"
+# shellcheck source=scripts/keys.sh
+source "$COCCI_DIR/../scripts/keys.sh"
 WORKDIR=${WORKDIR:-$HOME/.cache/vstatus-workspace}
 TREE=${TREE:-$WORKDIR/linux}
 SCAN_WORK=${SCAN_WORK:-$WORKDIR/check-work/cocci/scan}
@@ -145,7 +147,7 @@ scripts_hash() {
 			echo "${f##*/}"
 			cat "$f"
 		done
-	} | sha256sum | cut -c1-16
+	} | key_of 16
 }
 
 # checkout REV: the worktree $src at REV, clean (scripts/gitlib.sh).

@@ -76,7 +76,8 @@ tool_versions() {
 }
 
 # check_hash CHECK SERIES: the code (check_code) of the check's own files,
-# of the shared checks/lib/ and of scripts/gitlib.sh, which they source;
+# of the shared checks/lib/ and of scripts/gitlib.sh and keys.sh, which
+# they source;
 # what its inputs file names; and the tools' versions ($TOOL_VERSIONS, set
 # by main).
 check_hash() {
@@ -85,7 +86,7 @@ check_hash() {
 	capture inputs check_inputs "$1" "$2"
 	{
 		printf '%s\n' "${TOOL_VERSIONS?}"
-		for f in "$CHECKS_DIR/$1"/* "$CHECKS_DIR"/lib/* "$WS_ROOT/scripts/gitlib.sh"; do
+		for f in "$CHECKS_DIR/$1"/* "$CHECKS_DIR"/lib/* "$WS_ROOT/scripts/gitlib.sh" "$WS_ROOT/scripts/keys.sh"; do
 			if [[ -f $f ]]; then printf '%s\n' "${f#"$WS_ROOT"/}"; check_code "$f"; fi
 		done
 		for f in "${inputs[@]}"; do

@@ -43,6 +43,9 @@ fi
 # cocci/: scripts/gitlib.sh.
 # shellcheck source=scripts/gitlib.sh
 source "$WS_ROOT/scripts/gitlib.sh"
+# Cache keys (key_of), shared with them too: scripts/keys.sh.
+# shellcheck source=scripts/keys.sh
+source "$WS_ROOT/scripts/keys.sh"
 
 # Scaling out (icecc, a shared ccache): scripts/scaleout.sh, set up at the
 # end of this file once validate_variables has checked the variables.
@@ -179,13 +182,6 @@ tree_git_lock() {
 
 require_tree() {
 	[[ -d $TREE/.git ]] || die "no kernel tree at $TREE: run 'make import' first"
-}
-
-# key_of LEN: the first LEN hex digits of the SHA-256 of standard input:
-# every cache key of the workspace (16 for most, 32 for a boot, 64 for a
-# series' inputs) is made here from what the cached result is a function of.
-key_of() {
-	sha256sum | cut -c1-"$1"
 }
 
 # Seconds since the epoch, for stage timing.

@@ -18,8 +18,7 @@ cached_messages() {
 		{ echo "no commit $1 in $tree" >>"$out"; return 125; }
 	chash=$(config_hash "$rev" "$@" 2>>"$out") || return 125
 	cc=$(cc_version) || return 125
-	key=$scratch/messages/$(printf '%s\n' "$rev $*" "${targets[*]}" "$cc" "config $chash" |
-		sha256sum | cut -c1-32) || return 125
+	key=$scratch/messages/$(printf '%s\n' "$rev $*" "${targets[*]}" "$cc" "config $chash" | key_of 32) || return 125
 	if [[ -f $key.txt && -f $key.out ]]; then
 		cp "$key.out" "$out" || return 125
 		cat "$key.txt"

@@ -186,7 +186,7 @@ config_key() {
 		echo "$feats"
 		grep -E '	(.*/)?Kconfig[^/]*$|	scripts/kconfig/|	scripts/[^/]*\.sh$' <<<"$files" || true
 		echo "$cc"
-	} | sha256sum | cut -c1-32
+	} | key_of 32
 }
 
 # verify_config FILE OPTION...: each OPTION is what FILE (a .config) has.
@@ -254,7 +254,7 @@ configure() {
 			{ echo "make prepare failed in $obj: $(tail -n1 "$obj/prepare.log") (see $obj/prepare.log)" >&2; return 1; }
 		touch "$obj/prepare.done"
 	fi
-	hash=$(sha256sum <"$obj/.config" | cut -c1-32) || return 1
+	hash=$(key_of 32 <"$obj/.config") || return 1
 	echo "$hash" >"$scratch/config-hash/$key"
 	echo "$key" >"$obj/.ws-config-key"
 }
