@@ -14,6 +14,7 @@ TEST_TIMEOUT ?= 120
 JOBS ?=
 CHECK_JOBS ?= $(shell nproc)
 CHECKS_BESIDE ?= 1
+BOOTS_BESIDE ?= 1
 FORCE ?= 0
 E2E ?= 1
 BENCH_BOOTS ?= 3
@@ -26,7 +27,7 @@ ICECC_SCHEDULER ?=
 ICECC_JOBS ?=
 CCACHE_REMOTE ?=
 
-export WORKDIR KVER SERIES CHECKS DEBUG CONFIG ACCEL BOOT_TIMEOUT TEST_TIMEOUT JOBS CHECK_JOBS CHECKS_BESIDE FORCE E2E BENCH_BOOTS NAIVE NO_DEPS FRESH BOOT_ARCH
+export WORKDIR KVER SERIES CHECKS DEBUG CONFIG ACCEL BOOT_TIMEOUT TEST_TIMEOUT JOBS CHECK_JOBS CHECKS_BESIDE BOOTS_BESIDE FORCE E2E BENCH_BOOTS NAIVE NO_DEPS FRESH BOOT_ARCH
 export ICECC ICECC_SCHEDULER ICECC_JOBS CCACHE_REMOTE
 export WS_ROOT := $(CURDIR)
 # The kernel builds set their own ARCH and CROSS_COMPILE (scripts/arches);
@@ -149,6 +150,7 @@ help: ## this text
 	@echo "  JOBS          make -j for kernel builds ($(or $(JOBS),nproc = $(shell nproc)); with ICECC=1, ICECC_JOBS)"
 	@echo "  CHECK_JOBS    check: how many checks of one commit run at once ($(CHECK_JOBS))"
 	@echo "  CHECKS_BESIDE make: 1 runs the checks in the background beside the builds and boots, 0 before each series' builds ($(CHECKS_BESIDE))"
+	@echo "  BOOTS_BESIDE  make: 1 runs the boots in one background lane beside the next builds, 0 after each build step ($(BOOTS_BESIDE))"
 	@echo "  COCCI_TIMEOUT check: seconds one spatch run may take before the cocci check fails (300)"
 	@echo "  DOCS_JOBS     check: Sphinx jobs of the docs check (1: parallel reads blame warnings on the wrong page)"
 	@echo "  UAPI_GENERIC_ARCH check: the asm-generic architecture the uapi check also compiles generic headers for (arm64)"

@@ -1,17 +1,23 @@
 #!/usr/bin/env bash
-# all.sh: the default goal.  deps, import, apply every series; then the
-# checks of every series in the background while, for each series,
-# bisect-build, cross-compile and boot-test run in the foreground; then the
-# debug boot of each head, the arm64 build and boot of each base and head,
-# and, once the checks are done too, the matrix.  A failing stage does not
-# stop the others; the exit status is the matrix's (non-zero if any cell
-# failed).
+# all.sh: the default goal.  deps, import, apply every series; then
+#   - the checks of every series, in the background (CHECKS_BESIDE);
+#   - for each series: bisect-build, then cross-compile, while the boots of
+#     the commits just built run beside it (BOOTS_BESIDE);
+#   - the debug kernel of each head, then the arm64 kernels of each base
+#     and head, built while the previous boots run;
+#   - once every boot and check is done, the matrix.
+# A failing stage does not stop the others; the exit status is the
+# matrix's (non-zero if any cell failed).
 #
-# The checks run beside the rest because most of their time is one core's
-# (Sphinx, spatch, checkpatch, headers_install) and the boots leave cores
-# idle: the machine's cores are kept busy instead of taking turns.  Their
-# progress lines are interleaved with the others', each naming its check.
-# CHECKS_BESIDE=0 runs them in turn, before each series' builds.
+# Two lanes run beside the builds because they leave cores idle: most of
+# the checks' time is one core's (Sphinx, spatch, checkpatch,
+# headers_install), and a boot mostly waits for its guest tests.  The boots
+# take turns in one lane, in the order the builds finish, each with the
+# kernels an earlier step built (boot.sh with BOOT_PREBUILT=1: the lane
+# never builds in the workspace's one source worktree).  Their progress
+# lines are interleaved with the builds', each naming its stage.
+# CHECKS_BESIDE=0 runs the checks before each series' builds; BOOTS_BESIDE=0
+# runs each boot step after the build step it needs, in turn.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"
@@ -34,7 +40,6 @@ start_checks() {
 	(($#)) || return 0
 	setsid bash "$WS_ROOT/scripts/all.sh" --checks-of "$@" </dev/null &
 	CHECKS_PID=$!
-	trap stop_checks EXIT
 	progress checks "the checks of $* run in the background (pid $CHECKS_PID) beside the builds and boots"
 }
 
@@ -64,6 +69,85 @@ wait_checks() {
 	CHECKS_PID=""
 }
 
+# The boot lane: one background process (all.sh --lane), in a session of
+# its own like the checks, that runs the boot steps written to its stdin,
+# one a line, in order: NAME=VALUE words for its environment, then the
+# script and its arguments.
+LANE_PID=""
+LANE_FD=""
+start_lane() {
+	[[ ${BOOTS_BESIDE:-1} == 1 ]] || return 0
+	exec {LANE_FD}> >(exec setsid bash "$WS_ROOT/scripts/all.sh" --lane)
+	LANE_PID=$!
+	progress boot "the boots run in the background (pid $LANE_PID) beside the next builds"
+}
+
+# boot_step [NAME=VALUE...] SCRIPT ARG...: a boot step, to the lane; in
+# the foreground when there is no lane.
+boot_step() {
+	if [[ -n $LANE_FD ]]; then
+		# A subshell that ignores SIGPIPE: a lane that died is an error
+		# here, not the end of all.sh.
+		(
+			trap '' PIPE
+			printf '%s\n' "$*" >&"$LANE_FD"
+		) 2>/dev/null && return 0
+		warn "the boot lane (pid $LANE_PID) is gone: running '$*' here"
+	fi
+	run_step "$@" || true
+}
+
+# run_step [NAME=VALUE...] SCRIPT ARG...: step, with the NAME=VALUE words
+# in its environment.
+run_step() {
+	local -a vars=()
+	while [[ ${1:-} == [A-Z]*=* ]]; do
+		vars+=("$1")
+		shift
+	done
+	(
+		((${#vars[@]} == 0)) || export "${vars[@]}"
+		step "$@"
+	)
+}
+
+# lane: what start_lane runs: the steps on stdin, in turn, with no
+# terminal input, building nothing.
+lane() {
+	local line
+	local -a words
+	export BOOT_PREBUILT=1
+	while IFS= read -r line; do
+		read -r -a words <<<"$line"
+		run_step "${words[@]}" </dev/null || true
+	done
+}
+
+# wait_lane: until the lane has run every step written to it.
+wait_lane() {
+	[[ -n $LANE_FD ]] || return 0
+	exec {LANE_FD}>&-
+	LANE_FD=""
+	kill -0 "$LANE_PID" 2>/dev/null && progress boot "waiting for the boots to finish"
+	wait "$LANE_PID" || true
+	LANE_PID=""
+}
+
+# stop_lane: the lane, if it still runs, stopped: every process of its
+# session (QEMU among them).
+stop_lane() {
+	[[ -n $LANE_PID ]] || return 0
+	pkill -TERM -s "$LANE_PID" 2>/dev/null || true
+	wait "$LANE_PID" 2>/dev/null || true
+	LANE_PID=""
+}
+
+# stop_beside: the EXIT trap: the lanes stopped.
+stop_beside() {
+	stop_lane
+	stop_checks
+}
+
 main() {
 	local state t0
 	t0=$(now)
@@ -83,30 +167,35 @@ main() {
 	for s in "${series[@]}"; do
 		SERIES=$s step apply.sh && applied+=("$s")
 	done
+	trap stop_beside EXIT
 	[[ ${CHECKS_BESIDE:-1} == 0 ]] || start_checks "${applied[@]}"
+	start_lane
 	for s in "${applied[@]}"; do
 		progress series "=== $s ==="
 		[[ ${CHECKS_BESIDE:-1} != 0 ]] || SERIES=$s step check.sh || true
 		SERIES=$s step build.sh series || true
+		boot_step "SERIES=$s" boot.sh series
 		SERIES=$s step cross.sh series || true
-		SERIES=$s step boot.sh series || true
 	done
 	if [[ ${DEBUG:-1} == 1 ]]; then
 		for s in "${series[@]}"; do
 			git_tree rev-parse -q --verify "refs/heads/$s" >/dev/null || continue
-			SERIES=$s step boot.sh heads || true
+			SERIES=$s step boot.sh heads-build || true
+			boot_step "SERIES=$s" boot.sh heads
 		done
 	fi
 	# arm64: the base and the head of each series, built and booted.
-	BOOT_ARCH=arm64 step boot.sh arch-heads || true
+	BOOT_ARCH=arm64 step boot.sh arch-builds || true
+	boot_step BOOT_ARCH=arm64 boot.sh arch-boots
+	wait_lane
 	wait_checks
 	bench_record make $(($(now) - t0)) "$state" || warn "could not record this run in $REPORT/bench-runs.tsv"
 	"$WS_ROOT/scripts/bench.sh" --quiet || true
 	"$WS_ROOT/scripts/matrix.sh"
 }
 
-if [[ ${1:-} == --checks-of ]]; then
-	checks_of "${@:2}"
-else
-	main "$@"
-fi
+case ${1:-} in
+--checks-of) checks_of "${@:2}" ;;
+--lane) lane ;;
+*) main "$@" ;;
+esac

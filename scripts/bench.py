@@ -13,7 +13,7 @@
         that computed it, and a cached boot 0; cross-compile cells overlap,
         CROSS_PAR at a time); the time this run spent in the stages the
         architectures work added to make (the cross.sh series and boot.sh
-        arch-heads phases, plus the abi checks this run ran, not those from
+        arch-heads, or arch-builds and arch-boots, phases, plus the abi checks this run ran, not those from
         the cache) and their cells, beside
         their 15-minute budget for a cold run; and the pty throughput table
         (bench-pty.tsv) when there is one.  With --quiet, only bench.tsv.
@@ -44,7 +44,10 @@ import sys
 
 ADDITIONS = ("cross", "abi", "build-arm64", "boot-arm64")
 ADDITIONS_BUDGET = 15 * 60
-ADDITION_PHASES = ("cross.sh series", "boot.sh arch-heads")
+# make's arm64 phases: arch-heads in one step, or (all.sh) its builds and,
+# in the boot lane, its boots.
+ADDITION_PHASES = ("cross.sh series", "boot.sh arch-heads", "boot.sh arch-builds",
+                   "boot.sh arch-boots")
 RUNS = "bench-runs.tsv"
 RUNS_HEAD = ["date", "what", "state", "kind", "seconds", "series",
              "builds", "rebuilt", "naive"]
@@ -141,9 +144,11 @@ def print_work(work, raw):
     abi = sum(seconds(secs) or 0 for kind, what, secs, *_ in raw
               if kind == "check" and what.endswith(" abi"))
     wall = phase_seconds(raw, ADDITION_PHASES) + abi
+    phases = [p for p in ADDITION_PHASES
+              if any(k == "phase" and w.strip() == p for k, w, *_ in raw)]
     verdict = "within" if wall <= ADDITIONS_BUDGET else "over"
     print(f"default additions ({', '.join(ADDITIONS)}): {mmss(wall)} in this run "
-          f"({' + '.join(ADDITION_PHASES)}, plus the abi checks that ran); "
+          f"({' + '.join(phases)}, plus the abi checks that ran); "
           f"{cells} cells, {cached} from a cache; {verdict} the "
           f"{mmss(ADDITIONS_BUDGET)} budget of a cold run (a fair comparison "
           "only when WORKDIR and CCACHE_DIR started empty)")

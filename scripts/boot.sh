@@ -1,19 +1,24 @@
 #!/usr/bin/env bash
 # boot.sh: boot commits in QEMU and run the guest tests (make boot-test).
 #
-#   boot.sh series NAME...   boot the base and every commit of each series
+#   boot.sh series           boot the base and every commit of each series
 #   boot.sh heads            boot each series head on the debug config
+#   boot.sh heads-build      only build those debug kernels
 #   boot.sh bench            pty receive throughput, base against head
 #   boot.sh arch-heads       BOOT_ARCH=arm64: build and boot the base and the
 #                            head of each series on that architecture
 #                            (make boot-arm64; stages build-arm64, boot-arm64)
+#   boot.sh arch-builds      only the builds of arch-heads
+#   boot.sh arch-boots       only its boots
 #   boot.sh commit SHA       build and boot one commit (make bisect TEST=...);
 #                            prints its directory of logs; its row goes to
 #                            $WORKDIR/bisect/results.tsv, not to the report
 #
 # BOOT_ARCH (x86_64 unless set; scripts/bootarch.sh) is the architecture
 # booted.  Another architecture's boots keep their own directories
-# (boots/arm64-<config>) and stage names (boot-arm64).
+# (boots/arm64-<config>) and stage names (boot-arm64).  SERIES selects the
+# series.  BOOT_PREBUILT=1 boots only kernels already built, and builds
+# none (all.sh's boots beside the builds).
 # Each commit boots its own bzImage with an initramfs built for it: a static
 # init (qemu/init.c), the guest tests (qemu/tests/*.c) and the tree's own
 # selftests listed in qemu/kselftests where the commit has them, compiled
@@ -337,10 +342,16 @@ kernel_cmdline() {
 }
 
 # kernel_of SHA: build commit SHA if needed (scripts/build.sh) and print
-# its artifact directory, which holds a result.
+# its artifact directory, which holds a result.  With BOOT_PREBUILT=1 (a
+# boot beside the builds: all.sh) nothing is built: the build step left
+# the artifact, or there is none.
 kernel_of() {
 	local art
-	art=$(CONFIG=$CONFIG "$WS_ROOT/scripts/build.sh" commit "$1" | tail -n1) || return 1
+	if [[ ${BOOT_PREBUILT:-0} == 1 ]]; then
+		art=$(CONFIG=$CONFIG "$WS_ROOT/scripts/build.sh" artifact "$1") || return 1
+	else
+		art=$(CONFIG=$CONFIG "$WS_ROOT/scripts/build.sh" commit "$1" | tail -n1) || return 1
+	fi
 	[[ -n $art && -s $art/result ]] || return 1
 	echo "$art"
 }
@@ -492,15 +503,35 @@ cmd_series() {
 	return $rc
 }
 
-cmd_heads() {
-	local s rc=0 idx sha subj
+# head_rows: "NAME IDX SHA SUBJECT" of the head of each selected series.
+head_rows() {
+	local s
 	local -a selected_series_list
 	capture selected_series_list selected_series
 	for s in "${selected_series_list[@]}"; do
-		read -r idx sha subj < <(series_commits "$s" | tail -n1)
+		printf '%s ' "$s"
+		series_commits "$s" | tail -n1
+	done
+}
+
+cmd_heads() {
+	local s rc=0 idx sha subj
+	while read -r s idx sha subj; do
 		progress boot-debug "$s head [$idx] ${sha:0:12} $subj (debug config)"
 		CONFIG=debug boot_commit "$s" "$idx" "$sha" "$subj" "$(arch_stage boot-debug)" || rc=1
-	done
+	done < <(head_rows)
+	return $rc
+}
+
+# cmd_heads_build: the debug kernel of each series head built (the builds
+# cmd_heads would do first), for boots beside the builds; a build that
+# fails shows as the head's skipped boot-debug cell.
+cmd_heads_build() {
+	local s rc=0 idx sha subj
+	while read -r s idx sha subj; do
+		progress build-debug "$s head [$idx] ${sha:0:12} $subj (debug config)"
+		CONFIG=debug "$WS_ROOT/scripts/build.sh" commit "$sha" >/dev/null || rc=1
+	done < <(head_rows)
 	return $rc
 }
 
@@ -536,16 +567,12 @@ arch_build_row() {
 	[[ $status == pass ]]
 }
 
-# cmd_arch_heads: BOOT_ARCH, another architecture than x86_64, at the base
-# (index 0) and the head of each selected series, on the smoke config: a
-# build row (build-<arch>) and a boot row (boot-<arch>) each.  A commit
-# that does not build is a failed build and a skipped boot.  A series that
-# is not applied is named and left out.
-cmd_arch_heads() {
-	local s rc=0 row idx sha subj n
+# arch_rows: "NAME N IDX SHA SUBJECT" of the base (index 0) and the head of
+# each selected series, N its number of commits.  A series that is not
+# applied is named on stderr and left out, and the status is then 1.
+arch_rows() {
+	local s rc=0 n
 	local -a selected_series_list rows
-	[[ $BOOT_ARCH != x86_64 ]] ||
-		die "arch-heads boots another architecture than x86_64 (BOOT_ARCH=arm64, or make boot-arm64)"
 	capture selected_series_list selected_series
 	for s in "${selected_series_list[@]}"; do
 		if ! git_tree rev-parse -q --verify "refs/heads/$s" >/dev/null; then
@@ -555,15 +582,33 @@ cmd_arch_heads() {
 		fi
 		capture rows series_commits "$s"
 		n=$((${#rows[@]} - 1))
-		local -a ends=("${rows[0]}")
-		((n == 0)) || ends+=("${rows[n]}")
-		for row in "${ends[@]}"; do
-			read -r idx sha subj <<<"$row"
-			progress "$(arch_stage boot)" "$s [$idx/$n] ${sha:0:12} $subj ($BOOT_ARCH)"
-			arch_build_row "$s" "$idx" "$sha" "$subj" || rc=1
-			boot_commit "$s" "$idx" "$sha" "$subj" "$(arch_stage boot)" || rc=1
-		done
+		printf '%s %s %s\n' "$s" "$n" "${rows[0]}"
+		((n == 0)) || printf '%s %s %s\n' "$s" "$n" "${rows[n]}"
 	done
+	return $rc
+}
+
+# cmd_arch_heads [build|boot]: BOOT_ARCH, another architecture than
+# x86_64, at the base and the head of each selected series (arch_rows), on
+# the smoke config: a build row (build-<arch>) and a boot row (boot-<arch>)
+# each, or only the one asked for (all.sh builds in one step and boots
+# beside the next).  A commit that does not build is a failed build and a
+# skipped boot.
+cmd_arch_heads() {
+	local what=${1:-both} rc=0 s n idx sha subj rows
+	[[ $BOOT_ARCH != x86_64 ]] ||
+		die "arch-heads boots another architecture than x86_64 (BOOT_ARCH=arm64, or make boot-arm64)"
+	rows=$(arch_rows) || rc=1
+	while read -r s n idx sha subj; do
+		[[ -n $s ]] || continue
+		progress "$(arch_stage "${what/both/boot}")" "$s [$idx/$n] ${sha:0:12} $subj ($BOOT_ARCH)"
+		if [[ $what != boot ]]; then
+			arch_build_row "$s" "$idx" "$sha" "$subj" || rc=1
+		fi
+		if [[ $what != build ]]; then
+			boot_commit "$s" "$idx" "$sha" "$subj" "$(arch_stage boot)" || rc=1
+		fi
+	done <<<"$rows"
 	return $rc
 }
 
@@ -701,10 +746,13 @@ main() {
 	case ${1:-series} in
 	series) cmd_series ;;
 	heads) cmd_heads ;;
+	heads-build) cmd_heads_build ;;
 	bench) CONFIG=smoke cmd_bench ;;
-	arch-heads) CONFIG=smoke cmd_arch_heads ;;
+	arch-heads) CONFIG=smoke cmd_arch_heads both ;;
+	arch-builds) CONFIG=smoke cmd_arch_heads build ;;
+	arch-boots) CONFIG=smoke cmd_arch_heads boot ;;
 	commit) cmd_commit "${2:?usage: boot.sh commit SHA}" ;;
-	*) die "usage: boot.sh series | boot.sh heads | boot.sh bench | BOOT_ARCH=arm64 boot.sh arch-heads | boot.sh commit SHA" ;;
+	*) die "usage: boot.sh series | heads | heads-build | bench | commit SHA; BOOT_ARCH=arm64 boot.sh arch-heads | arch-builds | arch-boots" ;;
 	esac
 }
 

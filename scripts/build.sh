@@ -5,6 +5,8 @@
 #                              in order (make bisect-build)
 #   build.sh commit SHA        build one commit; print "built" or "cached",
 #                              then its artifact directory
+#   build.sh artifact SHA      the artifact directory of a commit already
+#                              built; fails, naming it, when it is not
 #   build.sh naive             the naive way's cost, for make bench: one
 #                              full build of the base without ccache into
 #                              report/naive.tsv (once; NAIVE=1 measures again)
@@ -295,6 +297,17 @@ cmd_commit() {
 	echo "$art" >&3
 }
 
+# cmd_artifact SHA: the artifact directory of commit SHA on $CONFIG, only
+# when a build left it there: nothing is built (a boot beside the builds
+# takes its kernel this way, never building in $SRC itself).
+cmd_artifact() {
+	local sha art
+	sha=$(git_tree rev-parse -q --verify "$1^{commit}") || die "no commit '$1' in $TREE"
+	art=$(artifact_dir "$sha")
+	artifact_done "$art" || die "${sha:0:12} is not built on the $BA_PREFIX$CONFIG config (no $art)"
+	echo "$art"
+}
+
 WARNINGS_PY=$WS_ROOT/scripts/build_warnings.py
 
 # chain_logs SHA: the build logs from the imported base up to commit SHA,
@@ -451,6 +464,7 @@ cmd_naive() {
 case ${1:-series} in
 series) shift || true; cmd_series "$@" ;;
 commit) cmd_commit "${2:?usage: build.sh commit SHA}" ;;
+artifact) cmd_artifact "${2:?usage: build.sh artifact SHA}" ;;
 naive) cmd_naive ;;
-*) die "usage: build.sh series | build.sh commit SHA | build.sh naive" ;;
+*) die "usage: build.sh series | build.sh commit SHA | build.sh artifact SHA | build.sh naive" ;;
 esac

@@ -812,7 +812,7 @@ slow_check() {
 	[[ $(results_row one 1 boot) == pass* ]]
 	# In turn with CHECKS_BESIDE=0: the same cells.
 	CHECKS_BESIDE=0 CHECKS_DIR=$BATS_TEST_TMPDIR/checks run env NO_DEPS=1 DEBUG=0 bash "$WS/scripts/all.sh"
-	[[ $output != *"in the background"* ]]
+	[[ $output != *"the checks of one run in the background"* ]]
 	[[ $(results_row one 1 slow) == "pass fine" ]]
 }
 
@@ -837,4 +837,60 @@ slow_check() {
 	done <"$SLOW_PIDS"
 	grep -q 'interrupted' "$BATS_TEST_TMPDIR/out"
 	[ -z "$(ls "$WORKDIR"/checks-cache/slow/*/result 2>/dev/null)" ]
+}
+
+@test "make: the boots run in a lane beside the next builds, with the same cells as in turn" {
+	import_fixture
+	make_series one linux-source "a.c:int a;:fixture: add a"
+	run env NO_DEPS=1 CHECKS=signoff bash "$WS/scripts/all.sh"
+	[ "$status" -eq 0 ]
+	[[ $output == *"boot       the boots run in the background"* ]]
+	local cells
+	cells=$(cut -f1,2,5,6 "$WORKDIR/report/results.tsv" | LC_ALL=C sort)
+	# Every boot stage is there: each commit's, the debug head's, arm64's.
+	for stage in boot boot-debug boot-arm64 build-arm64; do
+		grep -qP "^one\t1\t$stage\tpass\$" <<<"$cells" || { echo "no passing $stage cell"; false; }
+	done
+	# In turn with BOOTS_BESIDE=0 (FRESH=1: each boot runs again): the
+	# same cells, the same statuses.
+	BOOTS_BESIDE=0 FRESH=1 run env NO_DEPS=1 CHECKS=signoff bash "$WS/scripts/all.sh"
+	[ "$status" -eq 0 ]
+	[[ $output != *"the boots run in the background"* ]]
+	[ "$(cut -f1,2,5,6 "$WORKDIR/report/results.tsv" | LC_ALL=C sort)" = "$cells" ]
+}
+
+@test "make: a boot in the lane never builds; one with no kernel fails, naming it" {
+	import_fixture
+	make_series one linux-source "a.c:int a;:fixture: add a"
+	ws apply.sh
+	run env BOOT_PREBUILT=1 bash "$WS/scripts/boot.sh" series
+	[ "$status" -ne 0 ]
+	[[ $output == *"is not built on the smoke config"* ]]
+	[[ $(results_row one 1 boot) == "fail workspace: no build result"* ]]
+	[ ! -e "$WORKDIR/artifacts/smoke" ] || [ -z "$(ls "$WORKDIR/artifacts/smoke")" ]
+}
+
+@test "make: Ctrl-C stops the boot lane too, QEMU with it" {
+	import_fixture
+	make_series one linux-source "behaviour:hang:fixture: a kernel that hangs"
+	export FAKE_QEMU_PIDS=$BATS_TEST_TMPDIR/qemu-pids
+	BOOT_TIMEOUT=120 NO_DEPS=1 DEBUG=0 CHECKS=signoff setsid "$FIXTURES/default-sigint" \
+		bash "$WS/scripts/all.sh" >"$BATS_TEST_TMPDIR/out" 2>&1 &
+	local pid=$! p i hanging=""
+	# The hanging boot of commit 1: the fake QEMU became a sleep.
+	for i in $(seq 150); do
+		while read -r p; do
+			[[ $(ps -o comm= -p "$p" 2>/dev/null) != sleep ]] || hanging=$p
+		done < <(cat "$FAKE_QEMU_PIDS" 2>/dev/null)
+		[[ -z $hanging ]] || break
+		sleep 0.2
+	done
+	[[ -n $hanging ]]
+	kill -INT -- -"$pid"
+	wait "$pid" || true
+	sleep 0.5
+	while read -r p; do
+		[[ $(ps -o stat= -p "$p" 2>/dev/null || echo Z) == Z* ]] || { echo "qemu $p still runs"; false; }
+	done <"$FAKE_QEMU_PIDS"
+	grep -q 'interrupted' "$BATS_TEST_TMPDIR/out"
 }
