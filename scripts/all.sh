@@ -34,7 +34,7 @@ step() {
 # background, in a session of its own (setsid: no terminal signals, not
 # stopped by a terminal's tostop), so that it is stopped as a whole on
 # Ctrl-C or on a failure here: take_lock's INT and TERM trap exits, and the
-# EXIT trap runs stop_checks.
+# EXIT trap runs stop_beside.
 CHECKS_PID=""
 start_checks() {
 	(($#)) || return 0
@@ -51,14 +51,13 @@ checks_of() {
 	done
 }
 
-# stop_checks: the background checks, if they still run, stopped: every
-# process of their session (a check under timeout(1) is in a process group
-# of its own there).
-stop_checks() {
-	[[ -n $CHECKS_PID ]] || return 0
-	pkill -TERM -s "$CHECKS_PID" 2>/dev/null || true
-	wait "$CHECKS_PID" 2>/dev/null || true
-	CHECKS_PID=""
+# stop_session PID: the background job PID, a session leader (setsid), if
+# it still runs, stopped: every process of its session (a check under
+# timeout(1) is in a process group of its own there, QEMU in a boot's).
+stop_session() {
+	[[ -n $1 ]] || return 0
+	pkill -TERM -s "$1" 2>/dev/null || true
+	wait "$1" 2>/dev/null || true
 }
 
 # wait_checks: until the background checks are done.
@@ -133,19 +132,11 @@ wait_lane() {
 	LANE_PID=""
 }
 
-# stop_lane: the lane, if it still runs, stopped: every process of its
-# session (QEMU among them).
-stop_lane() {
-	[[ -n $LANE_PID ]] || return 0
-	pkill -TERM -s "$LANE_PID" 2>/dev/null || true
-	wait "$LANE_PID" 2>/dev/null || true
-	LANE_PID=""
-}
-
-# stop_beside: the EXIT trap: the lanes stopped.
+# stop_beside: the EXIT trap: the boot lane and the checks stopped.
 stop_beside() {
-	stop_lane
-	stop_checks
+	stop_session "$LANE_PID"
+	stop_session "$CHECKS_PID"
+	LANE_PID="" CHECKS_PID=""
 }
 
 main() {

@@ -800,6 +800,48 @@ slow_check() {
 	chmod +x "$1/slow/run"
 }
 
+# interrupt_make_when READY: all.sh started as from a terminal, then, once
+# the function READY returns true (within 30 s), Ctrl-C: SIGINT to the
+# foreground group (all.sh and what it runs in the foreground).  Its output
+# in $BATS_TEST_TMPDIR/out, which must say it was interrupted.
+interrupt_make_when() {
+	local pid i
+	setsid "$FIXTURES/default-sigint" bash "$WS/scripts/all.sh" >"$BATS_TEST_TMPDIR/out" 2>&1 &
+	pid=$!
+	for i in $(seq 150); do
+		"$1" && break
+		sleep 0.2
+	done
+	"$1"
+	kill -INT -- -"$pid"
+	wait "$pid" || true
+	sleep 0.5
+	grep -q 'interrupted' "$BATS_TEST_TMPDIR/out"
+}
+
+# all_stopped PIDFILE: every process named in PIDFILE is gone, or a zombie
+# nobody has reaped yet.
+all_stopped() {
+	local p
+	while read -r p; do
+		[[ $(ps -o stat= -p "$p" 2>/dev/null || echo Z) == Z* ]] || { echo "$p still runs"; return 1; }
+	done <"$1"
+}
+
+slow_check_started() {
+	[[ -s $SLOW_PIDS ]]
+}
+
+# qemu_hangs: a fake QEMU of $FAKE_QEMU_PIDS runs the hanging kernel (it
+# became a sleep).
+qemu_hangs() {
+	local p
+	while read -r p; do
+		[[ $(ps -o comm= -p "$p" 2>/dev/null) != sleep ]] || return 0
+	done < <(cat "$FAKE_QEMU_PIDS" 2>/dev/null)
+	return 1
+}
+
 @test "make: the checks run in the background beside the builds and boots, and the matrix has both" {
 	import_fixture
 	make_series one linux-source "a.c:int a;:fixture: add a"
@@ -821,21 +863,10 @@ slow_check() {
 	make_series one linux-source "a.c:int a;:fixture: add a"
 	slow_check "$BATS_TEST_TMPDIR/checks"
 	export SLOW_PIDS=$BATS_TEST_TMPDIR/pids SLOW_SECS=30
-	CHECKS_DIR=$BATS_TEST_TMPDIR/checks NO_DEPS=1 DEBUG=0 setsid "$FIXTURES/default-sigint" \
-		bash "$WS/scripts/all.sh" >"$BATS_TEST_TMPDIR/out" 2>&1 &
-	local pid=$! p i
-	for i in $(seq 50); do [[ -s $SLOW_PIDS ]] && break; sleep 0.2; done
-	[[ -s $SLOW_PIDS ]]
-	# Ctrl-C: SIGINT to the foreground group (all.sh and what it runs in
-	# the foreground); the checks are in a session of their own.
-	kill -INT -- -"$pid"
-	wait "$pid" || true
-	sleep 0.5
-	# Gone, or a zombie nobody has reaped yet.
-	while read -r p; do
-		[[ $(ps -o stat= -p "$p" 2>/dev/null || echo Z) == Z* ]] || { echo "check $p still runs"; false; }
-	done <"$SLOW_PIDS"
-	grep -q 'interrupted' "$BATS_TEST_TMPDIR/out"
+	CHECKS_DIR=$BATS_TEST_TMPDIR/checks NO_DEPS=1 DEBUG=0 \
+		interrupt_make_when slow_check_started
+	# The checks are in a session of their own: each one stopped.
+	all_stopped "$SLOW_PIDS"
 	[ -z "$(ls "$WORKDIR"/checks-cache/slow/*/result 2>/dev/null)" ]
 }
 
@@ -874,23 +905,7 @@ slow_check() {
 	import_fixture
 	make_series one linux-source "behaviour:hang:fixture: a kernel that hangs"
 	export FAKE_QEMU_PIDS=$BATS_TEST_TMPDIR/qemu-pids
-	BOOT_TIMEOUT=120 NO_DEPS=1 DEBUG=0 CHECKS=signoff setsid "$FIXTURES/default-sigint" \
-		bash "$WS/scripts/all.sh" >"$BATS_TEST_TMPDIR/out" 2>&1 &
-	local pid=$! p i hanging=""
-	# The hanging boot of commit 1: the fake QEMU became a sleep.
-	for i in $(seq 150); do
-		while read -r p; do
-			[[ $(ps -o comm= -p "$p" 2>/dev/null) != sleep ]] || hanging=$p
-		done < <(cat "$FAKE_QEMU_PIDS" 2>/dev/null)
-		[[ -z $hanging ]] || break
-		sleep 0.2
-	done
-	[[ -n $hanging ]]
-	kill -INT -- -"$pid"
-	wait "$pid" || true
-	sleep 0.5
-	while read -r p; do
-		[[ $(ps -o stat= -p "$p" 2>/dev/null || echo Z) == Z* ]] || { echo "qemu $p still runs"; false; }
-	done <"$FAKE_QEMU_PIDS"
-	grep -q 'interrupted' "$BATS_TEST_TMPDIR/out"
+	BOOT_TIMEOUT=120 NO_DEPS=1 DEBUG=0 CHECKS=signoff interrupt_make_when qemu_hangs
+	# The lane is in a session of its own: QEMU stopped too.
+	all_stopped "$FAKE_QEMU_PIDS"
 }
