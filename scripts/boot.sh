@@ -30,6 +30,8 @@ set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 # shellcheck source=scripts/bootarch.sh
 source "$(dirname "$0")/bootarch.sh"
+# shellcheck source=scripts/buildlib.sh
+source "$(dirname "$0")/buildlib.sh"
 
 QEMU=${QEMU:-$BA_QEMU}
 ACCEL=${ACCEL:-auto}
@@ -341,19 +343,15 @@ kernel_cmdline() {
 	((${#args[@]} == 0)) || echo "${args[*]}"
 }
 
-# kernel_of SHA: build commit SHA if needed (scripts/build.sh) and print
-# its artifact directory, which holds a result.  With BOOT_PREBUILT=1 (a
-# boot beside the builds: all.sh) nothing is built: the build step left
-# the artifact, or there is none.
+# kernel_of SHA: commit SHA's kernel on $CONFIG (buildlib.sh's ART), built
+# if needed.  With BOOT_PREBUILT=1 (a boot beside the builds: all.sh)
+# nothing is built: the build step left the artifact, or there is none.
 kernel_of() {
-	local art
 	if [[ ${BOOT_PREBUILT:-0} == 1 ]]; then
-		art=$(CONFIG=$CONFIG "$WS_ROOT/scripts/build.sh" artifact "$1") || return 1
+		artifact_lookup "$1"
 	else
-		art=$(CONFIG=$CONFIG "$WS_ROOT/scripts/build.sh" commit "$1" | tail -n1) || return 1
-	fi
-	[[ -n $art && -s $art/result ]] || return 1
-	echo "$art"
+		artifact_build "$1" "${1:0:12}, $BA_PREFIX$CONFIG config"
+	fi && [[ -s $ART/result ]]
 }
 
 # boot_commit NAME IDX SHA SUBJECT STAGE: build if needed, boot, record.
@@ -361,11 +359,12 @@ kernel_of() {
 boot_commit() {
 	local name=$1 idx=$2 sha=$3 subj=$4 stage=$5 art dir t0 accel first verdict status
 	t0=$(now)
-	if ! art=$(kernel_of "$sha"); then
+	if ! kernel_of "$sha"; then
 		record "$name" "$idx" "$sha" "$subj" "$stage" fail 0 "workspace: no build result for ${sha:0:12} (see the build step above)"
 		printf '  FAIL: no build result\n'
 		return 1
 	fi
+	art=$ART
 	if [[ $(cut -d' ' -f1 "$art/result") != pass ]]; then
 		record "$name" "$idx" "$sha" "$subj" "$stage" skip 0 "no kernel: build failed" "$art/build.log"
 		printf '  skip: build failed\n'
@@ -530,39 +529,37 @@ cmd_heads_build() {
 	local s rc=0 idx sha subj
 	while read -r s idx sha subj; do
 		progress build-debug "$s head [$idx] ${sha:0:12} $subj (debug config)"
-		CONFIG=debug "$WS_ROOT/scripts/build.sh" commit "$sha" >/dev/null || rc=1
+		CONFIG=debug artifact_build "$sha" "${sha:0:12}, debug config" || rc=1
 	done < <(head_rows)
 	return $rc
 }
 
 # arch_build_row NAME IDX SHA SUBJECT: build commit SHA for BOOT_ARCH if
-# needed (scripts/build.sh) and record it as stage build-<arch>.  Called as
+# needed (buildlib.sh) and record it as stage build-<arch>.  Called as
 # `arch_build_row || ...`, so without errexit: each step checks.
 arch_build_row() {
-	local name=$1 idx=$2 sha=$3 subj=$4 out how art status secs detail stage tag=""
+	local name=$1 idx=$2 sha=$3 subj=$4 status secs detail stage tag=""
 	stage=$(arch_stage build)
-	if ! out=$(CONFIG=$CONFIG "$WS_ROOT/scripts/build.sh" commit "$sha"); then
+	if ! artifact_build "$sha" "${sha:0:12}, $BA_PREFIX$CONFIG config"; then
 		record "$name" "$idx" "$sha" "$subj" "$stage" fail 0 "workspace: could not build ${sha:0:12} for $BOOT_ARCH (see above)"
 		printf '  FAIL: the workspace could not build %s\n' "${sha:0:12}"
 		return 1
 	fi
-	how=$(head -n1 <<<"$out")
-	art=$(tail -n1 <<<"$out")
-	if ! read -r status secs detail <"$art/result"; then
-		record "$name" "$idx" "$sha" "$subj" "$stage" fail 0 "workspace: no build result in $art"
+	if ! read -r status secs detail <"$ART/result"; then
+		record "$name" "$idx" "$sha" "$subj" "$stage" fail 0 "workspace: no build result in $ART"
 		return 1
 	fi
 	[[ $status == pass ]] && detail="$BOOT_ARCH $BA_KERNEL, $BA_PREFIX$CONFIG config"
-	if [[ $how == cached ]]; then
+	if ((ART_CACHED)); then
 		detail+=", cached"
 		tag=" (cached)"
 	fi
 	if [[ $status == pass ]]; then
 		printf '  build %s in %ss%s\n' "$status" "$secs" "$tag"
 	else
-		printf '  build FAIL %s\n       log: %s\n' "$detail" "$art/build.log"
+		printf '  build FAIL %s\n       log: %s\n' "$detail" "$ART/build.log"
 	fi
-	record "$name" "$idx" "$sha" "$subj" "$stage" "$status" "$secs" "$detail" "$art/build.log"
+	record "$name" "$idx" "$sha" "$subj" "$stage" "$status" "$secs" "$detail" "$ART/build.log"
 	bench build "$BA_PREFIX$CONFIG $name/$idx ${sha:0:12}$tag" "$secs"
 	[[ $status == pass ]]
 }
@@ -641,7 +638,8 @@ bench_initramfs() {
 # per-round figures are appended to SAMPLES as "LABEL bytes/s" lines.
 bench_boot() {
 	local label=$1 sha=$2 run=$3 samples=$4 art dir accel
-	art=$(kernel_of "$sha") || die "bench: no build result for ${sha:0:12}"
+	kernel_of "$sha" || die "bench: no build result for ${sha:0:12}"
+	art=$ART
 	[[ -s $art/$BA_KERNEL ]] || die "bench: no kernel in $art"
 	[[ $(cut -d' ' -f1 "$art/result") == pass ]] || die "bench: commit ${sha:0:12} does not build ($art/build.log)"
 	dir=$BOOTS/bench/${sha:0:12}-$run
@@ -731,7 +729,7 @@ cmd_commit() {
 	export RESULTS=$WORKDIR/bisect/results.tsv
 	mkdir -p "$WORKDIR/bisect"
 	exec 3>&1 1>&2
-	"$WS_ROOT/scripts/build.sh" commit "$sha" >/dev/null || die "the workspace could not build ${sha:0:12}"
+	artifact_build "$sha" "${sha:0:12}, $BA_PREFIX$CONFIG config" || die "the workspace could not build ${sha:0:12}"
 	boot_commit bisect 0 "$sha" "$subj" boot || true
 	echo "$BOOTS/$BA_PREFIX$CONFIG/${sha:0:12}" >&3
 }
@@ -740,7 +738,7 @@ main() {
 	require_tree
 	take_lock
 	command -v "$QEMU" >/dev/null || die "$QEMU not found: run 'make deps'"
-	# Checked once here for every build.sh commit below.
+	# Checked once here for every build below.
 	require_scale_out
 	CONFIG=${CONFIG:-smoke}
 	case ${1:-series} in

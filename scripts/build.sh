@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# build.sh: build kernels in a persistent O= directory per config.
+# build.sh: build kernels (make bisect-build, and the naive way for make bench).
 #
-#   build.sh series NAME...    build the base and every commit of each series
-#                              in order (make bisect-build)
+#   build.sh series            build the base and every commit of each series
+#                              ($SERIES) in order (make bisect-build)
 #   build.sh commit SHA        build one commit; print "built" or "cached",
 #                              then its artifact directory
 #   build.sh artifact SHA      the artifact directory of a commit already
@@ -11,271 +11,15 @@
 #                              full build of the base without ccache into
 #                              report/naive.tsv (once; NAIVE=1 measures again)
 #
-# BOOT_ARCH=x86_64|arm64 picks the architecture (scripts/bootarch.sh has
-# every fact about each); arm64 merges qemu/configs/arm64.config where
-# x86_64 merges smoke.config, and keeps its builds and artifacts apart
-# (build/arm64-<config>, artifacts/arm64-<config>).
-#
-# CONFIG=smoke|debug picks qemu/configs/smoke.config (merged on tinyconfig)
-# or that plus debug.config, then the lines of features.config whose
-# feature the commit's Kconfig defines (see that file).  Builds go
-# through ccache and check out into a dedicated worktree ($WORKDIR/src), so
-# the user's checkout is never touched and consecutive commits build
-# incrementally.  A commit's result is cached by tree id and config, so an
-# unchanged commit is never built twice.
+# How one commit's kernel is configured, built and kept (BOOT_ARCH, CONFIG,
+# the artifacts) is scripts/buildlib.sh's, which boot.sh shares.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"
 # shellcheck source=scripts/bootarch.sh
 source "$(dirname "$0")/bootarch.sh"
-
-CONFIG=${CONFIG:-smoke}
-JOBS=${JOBS:-$(nproc)}
-MAKE_KERNEL=${MAKE_KERNEL:-make}
-BUILD_TARGET=${BUILD_TARGET:-$BA_TARGET}
-IMAGE=${IMAGE:-$BA_IMAGE}
-OUT=$WORKDIR/build/$BA_PREFIX$CONFIG
-export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}	# CCACHE_DIR, depend mode: lib.sh
-export KBUILD_BUILD_TIMESTAMP="Thu Jan  1 00:00:00 UTC 2015"
-export KBUILD_BUILD_USER=workspace KBUILD_BUILD_HOST=qemu
-
-CONFIG_DIR=${CONFIG_DIR:-$WS_ROOT/qemu/configs}
-
-# fragments: the config's own fragments, in merge order.
-fragments() {
-	case $CONFIG in
-	smoke) echo "$CONFIG_DIR/$BA_FRAGMENT" ;;
-	debug) echo "$CONFIG_DIR/$BA_FRAGMENT $CONFIG_DIR/debug.config" ;;
-	*) die "unknown CONFIG '$CONFIG' (known: smoke, debug; see qemu/configs/)" ;;
-	esac
-}
-
-# features SHA: the options of qemu/configs/features.config that apply to
-# commit SHA, one a line.  Each line there is a feature: its first option,
-# then the options it needs.  A feature applies where the commit's Kconfig
-# files define its first option; before that commit it does not exist.
-features() {
-	local sha=$1 first sym found i alt
-	local -a opts lines=() syms=()
-	[[ -f $CONFIG_DIR/features.config ]] || return 0
-	while read -r -a opts; do
-		((${#opts[@]})) || continue
-		first=${opts[0]}
-		[[ $first == CONFIG_*=* ]] ||
-			die "qemu/configs/features.config: '$first' is not a CONFIG_NAME=value option"
-		sym=${first%%=*}
-		syms+=("${sym#CONFIG_}")
-		lines+=("${opts[*]}")
-	done < <(sed 's/#.*//' "$CONFIG_DIR/features.config")
-	((${#syms[@]})) || return 0
-	# One pass over the commit's Kconfig files for every feature.
-	alt=$(IFS='|' && echo "${syms[*]}")
-	found=$(git_tree grep -hE "^[[:space:]]*(menu)?config ($alt)[[:space:]]*\$" \
-		"$sha" -- '*Kconfig*' 2>/dev/null | awk '{ print $2 }') || true
-	for i in "${!syms[@]}"; do
-		grep -qxF "${syms[$i]}" <<<"$found" || continue
-		tr ' ' '\n' <<<"${lines[$i]}"
-	done
-}
-
-# config_key SHA: what the .config is a function of: the fragments, the
-# features the commit defines (none: the fragments alone), its Kconfig files.
-config_key() {
-	local f
-	{
-		for f in $(fragments); do cat "$f"; done
-		features "$1"
-		git_tree ls-tree -r "$1" | grep -E '(/|	)(Kconfig[^/]*|[a-z]*\.config)$' || true
-	} | key_of 16
-}
-
-artifact_dir() {
-	echo "$ARTIFACTS/$BA_PREFIX$CONFIG/$(git_tree rev-parse "$1^{tree}")-$(config_key "$1")"
-}
-
-checkout_src() {
-	git_worktree_at "$TREE" "$SRC" "$1"
-}
-
-# kmake ARGS...: make in $SRC into $OUT, compiling through ccache (and, with
-# ICECC=1, icecc: scaleout.sh's icecc_run).
-kmake() {
-	icecc_run "$BA_CC" "$MAKE_KERNEL" -C "$SRC" O="$OUT" "${BA_KMAKE[@]}" CC="ccache $BA_CC" HOSTCC="ccache gcc" "$@"
-}
-
-# verify_config FRAGMENT...: every option the fragments ask for is in the
-# final .config.
-verify_config() {
-	local f line sym missing=()
-	for f in "$@"; do
-		while IFS= read -r line; do
-			case $line in
-			CONFIG_*=*)
-				grep -qxF -- "$line" "$OUT/.config" || missing+=("$line (${f##*/})")
-				;;
-			"# CONFIG_"*" is not set")
-				sym=${line#\# }
-				sym=${sym%% *}
-				grep -q "^$sym=" "$OUT/.config" && missing+=("$line (${f##*/})")
-				;;
-			esac
-		done <"$f"
-	done
-	if ((${#missing[@]})); then
-		printf 'error: the %s config does not have what its fragments ask for:\n' "$CONFIG" >&2
-		printf '  %s\n' "${missing[@]}" >&2
-		printf '  (a dependency is missing, or the option does not exist in this tree)\n' >&2
-		return 1
-	fi
-}
-
-# configure SHA LOG KEY: $OUT's .config for commit SHA, whose config_key
-# is KEY; kept when the last one was made for the same key.
-configure() {
-	local sha=$1 log=$2 key=$3 feat=$OUT/.ws/features.config
-	[[ -f $OUT/.config && $(cat "$OUT/.ws-config-key" 2>/dev/null) == "$key" ]] && return 0
-	mkdir -p "$OUT/.ws"
-	rm -f "$OUT/.ws-config-key"
-	local -a frags
-	read -r -a frags <<<"$(fragments)"
-	features "$sha" >"$feat"
-	[[ -s $feat ]] && frags+=("$feat")
-	progress config "$BA_PREFIX$CONFIG: tinyconfig + $(fragments | xargs -n1 basename | xargs)$([[ -s $feat ]] && echo " + features: $(xargs <"$feat")")"
-	{
-		kmake tinyconfig &&
-			"$SRC/scripts/kconfig/merge_config.sh" -m -O "$OUT" "$OUT/.config" "${frags[@]}" &&
-			kmake olddefconfig
-	} >>"$log" 2>&1 || { tail -n 20 "$log" >&2; return 1; }
-	verify_config "${frags[@]}" 2>&1 | tee -a "$log" >&2
-	[[ ${PIPESTATUS[0]} == 0 ]] || return 1
-	echo "$key" >"$OUT/.ws-config-key"
-}
-
-# kmake_with_heartbeat LOG ARGS...: kmake into LOG, with a progress line
-# every HEARTBEAT seconds so that a long build is visibly alive.  make runs
-# in the foreground, so Ctrl-C reaches it.
-kmake_with_heartbeat() {
-	local log=$1 hb rc=0
-	shift
-	# Without fd 9 (the workspace lock): its last "sleep 1" may outlive
-	# the kill below, and must not hold the lock for the next run.
-	heartbeat "$log" 9>&- &
-	hb=$!
-	trap 'kill $hb 2>/dev/null || true' EXIT
-	kmake "$@" >>"$log" 2>&1 || rc=$?
-	kill "$hb" 2>/dev/null || true
-	wait "$hb" 2>/dev/null || true
-	trap - EXIT
-	return $rc
-}
-
-heartbeat() {
-	local log=$1 t0=$SECONDS next=$((SECONDS + ${HEARTBEAT:-30}))
-	while sleep 1; do
-		((SECONDS >= next)) || continue
-		progress build "  ... $((SECONDS - t0))s, $(grep -c '^  CC ' "$log" || true) files compiled, now: $(grep -E '^  [A-Z]+ ' "$log" | tail -n1 | xargs)"
-		next=$((SECONDS + ${HEARTBEAT:-30}))
-	done
-}
-
-first_error() {
-	grep -m1 -E '(: error: |: fatal error: |undefined reference|Error [0-9]+|No rule to make target)' "$1" ||
-		tail -n1 "$1"
-}
-
-# artifact_done ART: ART holds a finished build.  A kernel that built has its
-# .config there too (boot.sh reads it); one without it is built again,
-# from ccache.  A damaged entry (an empty or unreadable
-# result, a passing build without its kernel) is discarded, naming it.
-artifact_done() {
-	local art=$1 status
-	[[ -e $art ]] || return 1
-	status=$(cut -d' ' -f1 "$art/result" 2>/dev/null || true)
-	case $status in
-	fail) return 0 ;;
-	pass) [[ -f $art/config ]] || return 1 ;;
-	*)
-		warn "discarding the damaged build result $art (result: '$status'); building it again"
-		rm -rf "$art"
-		return 1
-		;;
-	esac
-	if [[ ! -s $art/$BA_KERNEL || ! -d $art/headers ]] || [[ -n $BA_ARCH32 && ! -d $art/headers32 ]]; then
-		warn "discarding the damaged build result $art (no kernel or headers); building it again"
-		rm -rf "$art"
-		return 1
-	fi
-}
-
-# build_commit SHA ART: build into $OUT, leave the result in ART, the
-# commit's artifact_dir (its name ends in the config key).  Prints nothing; the artifact's 'result' file holds "status seconds detail".
-# Returns non-zero only when the workspace itself failed (a checkout, a copy):
-# then nothing is stored.  Called as `build_commit || ...`, so without
-# errexit: every step checks its own status.
-build_commit() {
-	local sha=$1 art=$2 tmp t0 rc=0
-	artifact_done "$art" && return 0
-	tmp=$art.tmp
-	rm -rf "$tmp" && mkdir -p "$tmp" || return 1
-	t0=$(now)
-	checkout_src "$sha" || { warn "cannot check out ${sha:0:12} in $SRC"; return 1; }
-	if ! configure "$sha" "$tmp/build.log" "${art##*-}"; then
-		printf 'fail %s %s\n' $(($(now) - t0)) "config: $(grep -m1 -A1 '^error:' "$tmp/build.log" | tail -n1 | xargs)" >"$tmp/result" &&
-			mv_artifact "$tmp" "$art"
-		return
-	fi
-	if [[ ${CLEAN_FIRST:-0} == 1 ]]; then
-		kmake clean >>"$tmp/build.log" 2>&1 || true
-	fi
-	kmake_with_heartbeat "$tmp/build.log" -k -j"$JOBS" "$BUILD_TARGET" || rc=$?
-	if ((rc == 0)); then
-		kmake headers_install >>"$tmp/build.log" 2>&1 || rc=$?
-	fi
-	if ((rc == 0)) && [[ -n $BA_ARCH32 ]]; then
-		install_headers32 "$tmp" || rc=$?
-	fi
-	if ((rc == 0)); then
-		store_kernel "$sha" "$tmp" || { warn "cannot store the kernel of ${sha:0:12} in $tmp"; return 1; }
-		count_objects "$OUT" >"$tmp/objects" || return 1
-		printf 'pass %s\n' $(($(now) - t0)) >"$tmp/result" || return 1
-	else
-		printf 'fail %s %s\n' $(($(now) - t0)) "$(first_error "$tmp/build.log")" >"$tmp/result" || return 1
-	fi
-	mv_artifact "$tmp" "$art"
-}
-
-# install_headers32 TMP: the uapi headers of BOOT_ARCH's 32-bit programs
-# (ARCH=$BA_ARCH32, from the same checkout) into TMP/headers32, through an
-# O= of their own; headers_install needs no .config.
-install_headers32() {
-	local tmp=$1 out32=$OUT-hdr$BA_ARCH32
-	mkdir -p "$out32" || return 1
-	"$MAKE_KERNEL" -C "$SRC" O="$out32" ARCH="$BA_ARCH32" HOSTCC="ccache gcc" headers_install \
-		>>"$tmp/build.log" 2>&1 || return 1
-	cp -r "$out32/usr/include" "$tmp/headers32"
-}
-
-# store_kernel SHA TMP: the kernel, its headers, .config and kselftest.h
-# into the artifact being made.
-store_kernel() {
-	local sha=$1 tmp=$2
-	cp "$OUT/$IMAGE" "$tmp/$BA_KERNEL" &&
-		cp -r "$OUT/usr/include" "$tmp/headers" &&
-		cp "$OUT/.config" "$tmp/config" || return 1
-	if git_tree cat-file -e "$sha:tools/testing/selftests/kselftest.h" 2>/dev/null; then
-		git_tree show "$sha:tools/testing/selftests/kselftest.h" >"$tmp/kselftest.h" || return 1
-	fi
-}
-
-# count_objects DIR: the objects a build left in DIR (make bench scales the
-# naive way's cost per commit by it).
-count_objects() {
-	find "$1" -name '*.o' | wc -l
-}
-
-mv_artifact() {
-	rm -rf "$2" && mv "$1" "$2"
-}
+# shellcheck source=scripts/buildlib.sh
+source "$(dirname "$0")/buildlib.sh"
 
 cmd_commit() {
 	local sha
@@ -284,28 +28,19 @@ cmd_commit() {
 	# Progress goes to stderr; stdout is only the artifact directory.
 	exec 3>&1 1>&2
 	require_scale_out
-	local art
-	art=$(artifact_dir "$sha")
-	if artifact_done "$art"; then
-		progress build "${sha:0:12} ($BA_PREFIX$CONFIG config, cached)"
-		echo cached >&3
-	else
-		progress build "${sha:0:12} ($BA_PREFIX$CONFIG config)"
-		build_commit "$sha" "$art"
-		echo built >&3
-	fi
-	echo "$art" >&3
+	artifact_build "$sha" "${sha:0:12}, $BA_PREFIX$CONFIG config" ||
+		die "the workspace could not build ${sha:0:12}; nothing was stored"
+	if ((ART_CACHED)); then echo cached >&3; else echo built >&3; fi
+	echo "$ART" >&3
 }
 
 # cmd_artifact SHA: the artifact directory of commit SHA on $CONFIG, only
-# when a build left it there: nothing is built (a boot beside the builds
-# takes its kernel this way, never building in $SRC itself).
+# when a build left it there: nothing is built.
 cmd_artifact() {
-	local sha art
+	local sha
 	sha=$(git_tree rev-parse -q --verify "$1^{commit}") || die "no commit '$1' in $TREE"
-	art=$(artifact_dir "$sha")
-	artifact_done "$art" || die "${sha:0:12} is not built on the $BA_PREFIX$CONFIG config (no $art)"
-	echo "$art"
+	artifact_lookup "$sha" || exit 1
+	echo "$ART"
 }
 
 WARNINGS_PY=$WS_ROOT/scripts/build_warnings.py
@@ -333,15 +68,10 @@ chain_logs() {
 row_art="" row_cached=""
 build_row() {
 	local name=$1 idx=$2 n=$3 sha=$4 subj=$5
-	row_art=$(artifact_dir "$sha") || return 1
+	CLEAN_FIRST=$((idx == 0 ? 1 : 0)) artifact_build "$sha" "$name [$idx/$n] ${sha:0:12} $subj" || return 1
+	row_art=$ART
 	row_cached=""
-	if artifact_done "$row_art"; then
-		row_cached=" (cached)"
-		progress build "$name [$idx/$n] ${sha:0:12} $subj$row_cached"
-	else
-		progress build "$name [$idx/$n] ${sha:0:12} $subj"
-		CLEAN_FIRST=$((idx == 0 ? 1 : 0)) build_commit "$sha" "$row_art" || return 1
-	fi
+	((ART_CACHED == 0)) || row_cached=" (cached)"
 }
 
 # warnings_start SHA STATE: the warning state of the whole tree at SHA.
@@ -443,7 +173,7 @@ cmd_naive() {
 		return 0
 	fi
 	base=$(git_tree rev-parse --verify -q "$BASE_BRANCH^{commit}") || die "no $BASE_BRANCH in $TREE: run make import"
-	OUT=$WORKDIR/build/naive
+	local OUT=$WORKDIR/build/naive
 	log=$WORKDIR/build/naive.log
 	rm -rf "$OUT" && mkdir -p "$OUT" "$REPORT" && : >"$log"
 	checkout_src "$base" || die "cannot check out ${base:0:12} in $SRC"
@@ -462,7 +192,7 @@ cmd_naive() {
 }
 
 case ${1:-series} in
-series) shift || true; cmd_series "$@" ;;
+series) cmd_series ;;
 commit) cmd_commit "${2:?usage: build.sh commit SHA}" ;;
 artifact) cmd_artifact "${2:?usage: build.sh artifact SHA}" ;;
 naive) cmd_naive ;;

@@ -1,0 +1,309 @@
+# shellcheck shell=bash
+# shellcheck disable=SC2034 # ART, ART_CACHED: read by the scripts that source this
+# buildlib.sh: one commit's kernel, from commit to artifact: the config
+# (fragments, features, config key), the build in the persistent O=
+# directory of each config ($WORKDIR/build/<arch-><config>) and the
+# artifact it leaves.  Sourced, after lib.sh and bootarch.sh, by build.sh
+# (bisect-build, one commit, the naive build) and boot.sh (the kernels it
+# boots), which call artifact_build and artifact_lookup as functions.
+#
+# BOOT_ARCH=x86_64|arm64 picks the architecture (scripts/bootarch.sh has
+# every fact about each); arm64 merges qemu/configs/arm64.config where
+# x86_64 merges smoke.config, and keeps its builds and artifacts apart
+# (build/arm64-<config>, artifacts/arm64-<config>).
+#
+# CONFIG=smoke|debug picks qemu/configs/smoke.config (merged on tinyconfig)
+# or that plus debug.config, then the lines of features.config whose
+# feature the commit's Kconfig defines (see that file).  Builds go
+# through ccache and check out into a dedicated worktree ($WORKDIR/src), so
+# the user's checkout is never touched and consecutive commits build
+# incrementally.  A commit's result is cached by tree id and config key, so
+# an unchanged commit is never built twice.  CONFIG is read when a function
+# runs (CONFIG=debug artifact_build ... in a script that builds several).
+
+CONFIG=${CONFIG:-smoke}
+# ARTIFACTS/<arch-><config>/<tree>-<config key>: what artifact_build leaves.
+ART="" ART_CACHED=0
+JOBS=${JOBS:-$(nproc)}
+MAKE_KERNEL=${MAKE_KERNEL:-make}
+BUILD_TARGET=${BUILD_TARGET:-$BA_TARGET}
+IMAGE=${IMAGE:-$BA_IMAGE}
+export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}	# CCACHE_DIR, depend mode: lib.sh
+export KBUILD_BUILD_TIMESTAMP="Thu Jan  1 00:00:00 UTC 2015"
+export KBUILD_BUILD_USER=workspace KBUILD_BUILD_HOST=qemu
+
+CONFIG_DIR=${CONFIG_DIR:-$WS_ROOT/qemu/configs}
+
+# fragments: the config's own fragments, in merge order.
+fragments() {
+	case $CONFIG in
+	smoke) echo "$CONFIG_DIR/$BA_FRAGMENT" ;;
+	debug) echo "$CONFIG_DIR/$BA_FRAGMENT $CONFIG_DIR/debug.config" ;;
+	*) die "unknown CONFIG '$CONFIG' (known: smoke, debug; see qemu/configs/)" ;;
+	esac
+}
+
+# features SHA: the options of qemu/configs/features.config that apply to
+# commit SHA, one a line.  Each line there is a feature: its first option,
+# then the options it needs.  A feature applies where the commit's Kconfig
+# files define its first option; before that commit it does not exist.
+features() {
+	local sha=$1 first sym found i alt
+	local -a opts lines=() syms=()
+	[[ -f $CONFIG_DIR/features.config ]] || return 0
+	while read -r -a opts; do
+		((${#opts[@]})) || continue
+		first=${opts[0]}
+		[[ $first == CONFIG_*=* ]] ||
+			die "qemu/configs/features.config: '$first' is not a CONFIG_NAME=value option"
+		sym=${first%%=*}
+		syms+=("${sym#CONFIG_}")
+		lines+=("${opts[*]}")
+	done < <(sed 's/#.*//' "$CONFIG_DIR/features.config")
+	((${#syms[@]})) || return 0
+	# One pass over the commit's Kconfig files for every feature.
+	alt=$(IFS='|' && echo "${syms[*]}")
+	found=$(git_tree grep -hE "^[[:space:]]*(menu)?config ($alt)[[:space:]]*\$" \
+		"$sha" -- '*Kconfig*' 2>/dev/null | awk '{ print $2 }') || true
+	for i in "${!syms[@]}"; do
+		grep -qxF "${syms[$i]}" <<<"$found" || continue
+		tr ' ' '\n' <<<"${lines[$i]}"
+	done
+}
+
+# config_key SHA: what the .config is a function of: the fragments, the
+# features the commit defines (none: the fragments alone), its Kconfig files.
+config_key() {
+	local f
+	{
+		for f in $(fragments); do cat "$f"; done
+		features "$1"
+		git_tree ls-tree -r "$1" | grep -E '(/|	)(Kconfig[^/]*|[a-z]*\.config)$' || true
+	} | key_of 16
+}
+
+artifact_dir() {
+	echo "$ARTIFACTS/$BA_PREFIX$CONFIG/$(git_tree rev-parse "$1^{tree}")-$(config_key "$1")"
+}
+
+checkout_src() {
+	git_worktree_at "$TREE" "$SRC" "$1"
+}
+
+# kmake ARGS...: make in $SRC into $OUT, compiling through ccache (and, with
+# ICECC=1, icecc: scaleout.sh's icecc_run).
+kmake() {
+	icecc_run "$BA_CC" "$MAKE_KERNEL" -C "$SRC" O="$OUT" "${BA_KMAKE[@]}" CC="ccache $BA_CC" HOSTCC="ccache gcc" "$@"
+}
+
+# verify_config FRAGMENT...: every option the fragments ask for is in the
+# final .config.
+verify_config() {
+	local f line sym missing=()
+	for f in "$@"; do
+		while IFS= read -r line; do
+			case $line in
+			CONFIG_*=*)
+				grep -qxF -- "$line" "$OUT/.config" || missing+=("$line (${f##*/})")
+				;;
+			"# CONFIG_"*" is not set")
+				sym=${line#\# }
+				sym=${sym%% *}
+				grep -q "^$sym=" "$OUT/.config" && missing+=("$line (${f##*/})")
+				;;
+			esac
+		done <"$f"
+	done
+	if ((${#missing[@]})); then
+		printf 'error: the %s config does not have what its fragments ask for:\n' "$CONFIG" >&2
+		printf '  %s\n' "${missing[@]}" >&2
+		printf '  (a dependency is missing, or the option does not exist in this tree)\n' >&2
+		return 1
+	fi
+}
+
+# configure SHA LOG KEY: $OUT's .config for commit SHA, whose config_key
+# is KEY; kept when the last one was made for the same key.
+configure() {
+	local sha=$1 log=$2 key=$3 feat=$OUT/.ws/features.config
+	[[ -f $OUT/.config && $(cat "$OUT/.ws-config-key" 2>/dev/null) == "$key" ]] && return 0
+	mkdir -p "$OUT/.ws"
+	rm -f "$OUT/.ws-config-key"
+	local -a frags
+	read -r -a frags <<<"$(fragments)"
+	features "$sha" >"$feat"
+	[[ -s $feat ]] && frags+=("$feat")
+	progress config "$BA_PREFIX$CONFIG: tinyconfig + $(fragments | xargs -n1 basename | xargs)$([[ -s $feat ]] && echo " + features: $(xargs <"$feat")")"
+	{
+		kmake tinyconfig &&
+			"$SRC/scripts/kconfig/merge_config.sh" -m -O "$OUT" "$OUT/.config" "${frags[@]}" &&
+			kmake olddefconfig
+	} >>"$log" 2>&1 || { tail -n 20 "$log" >&2; return 1; }
+	verify_config "${frags[@]}" 2>&1 | tee -a "$log" >&2
+	[[ ${PIPESTATUS[0]} == 0 ]] || return 1
+	echo "$key" >"$OUT/.ws-config-key"
+}
+
+# kmake_with_heartbeat LOG ARGS...: kmake into LOG, with a progress line
+# every HEARTBEAT seconds so that a long build is visibly alive.  make runs
+# in the foreground, so Ctrl-C reaches it.
+kmake_with_heartbeat() {
+	local log=$1 hb rc=0
+	shift
+	# Without fd 9 (the workspace lock): its last "sleep 1" may outlive
+	# the kill below, and must not hold the lock for the next run.
+	heartbeat "$log" 9>&- &
+	hb=$!
+	# The caller's EXIT trap (boot.sh, say), if any, is put back after.
+	local saved
+	saved=$(trap -p EXIT)
+	trap 'kill $hb 2>/dev/null || true' EXIT
+	kmake "$@" >>"$log" 2>&1 || rc=$?
+	kill "$hb" 2>/dev/null || true
+	wait "$hb" 2>/dev/null || true
+	eval "${saved:-trap - EXIT}"
+	return $rc
+}
+
+heartbeat() {
+	local log=$1 t0=$SECONDS next=$((SECONDS + ${HEARTBEAT:-30}))
+	while sleep 1; do
+		((SECONDS >= next)) || continue
+		progress build "  ... $((SECONDS - t0))s, $(grep -c '^  CC ' "$log" || true) files compiled, now: $(grep -E '^  [A-Z]+ ' "$log" | tail -n1 | xargs)"
+		next=$((SECONDS + ${HEARTBEAT:-30}))
+	done
+}
+
+first_error() {
+	grep -m1 -E '(: error: |: fatal error: |undefined reference|Error [0-9]+|No rule to make target)' "$1" ||
+		tail -n1 "$1"
+}
+
+# artifact_done ART: ART holds a finished build.  A kernel that built has its
+# .config there too (boot.sh reads it); one without it is built again,
+# from ccache.  A damaged entry (an empty or unreadable
+# result, a passing build without its kernel) is discarded, naming it.
+artifact_done() {
+	local art=$1 status
+	[[ -e $art ]] || return 1
+	status=$(cut -d' ' -f1 "$art/result" 2>/dev/null || true)
+	case $status in
+	fail) return 0 ;;
+	pass) [[ -f $art/config ]] || return 1 ;;
+	*)
+		warn "discarding the damaged build result $art (result: '$status'); building it again"
+		rm -rf "$art"
+		return 1
+		;;
+	esac
+	if [[ ! -s $art/$BA_KERNEL || ! -d $art/headers ]] || [[ -n $BA_ARCH32 && ! -d $art/headers32 ]]; then
+		warn "discarding the damaged build result $art (no kernel or headers); building it again"
+		rm -rf "$art"
+		return 1
+	fi
+}
+
+# build_commit SHA ART: build into $OUT, leave the result in ART, the
+# commit's artifact_dir (its name ends in the config key).  Prints nothing; the artifact's 'result' file holds "status seconds detail".
+# Returns non-zero only when the workspace itself failed (a checkout, a copy):
+# then nothing is stored.  Called as `build_commit || ...`, so without
+# errexit: every step checks its own status.
+build_commit() {
+	local sha=$1 art=$2 tmp t0 rc=0
+	artifact_done "$art" && return 0
+	tmp=$art.tmp
+	rm -rf "$tmp" && mkdir -p "$tmp" || return 1
+	t0=$(now)
+	checkout_src "$sha" || { warn "cannot check out ${sha:0:12} in $SRC"; return 1; }
+	if ! configure "$sha" "$tmp/build.log" "${art##*-}"; then
+		printf 'fail %s %s\n' $(($(now) - t0)) "config: $(grep -m1 -A1 '^error:' "$tmp/build.log" | tail -n1 | xargs)" >"$tmp/result" &&
+			mv_artifact "$tmp" "$art"
+		return
+	fi
+	if [[ ${CLEAN_FIRST:-0} == 1 ]]; then
+		kmake clean >>"$tmp/build.log" 2>&1 || true
+	fi
+	kmake_with_heartbeat "$tmp/build.log" -k -j"$JOBS" "$BUILD_TARGET" || rc=$?
+	if ((rc == 0)); then
+		kmake headers_install >>"$tmp/build.log" 2>&1 || rc=$?
+	fi
+	if ((rc == 0)) && [[ -n $BA_ARCH32 ]]; then
+		install_headers32 "$tmp" || rc=$?
+	fi
+	if ((rc == 0)); then
+		store_kernel "$sha" "$tmp" || { warn "cannot store the kernel of ${sha:0:12} in $tmp"; return 1; }
+		count_objects "$OUT" >"$tmp/objects" || return 1
+		printf 'pass %s\n' $(($(now) - t0)) >"$tmp/result" || return 1
+	else
+		printf 'fail %s %s\n' $(($(now) - t0)) "$(first_error "$tmp/build.log")" >"$tmp/result" || return 1
+	fi
+	mv_artifact "$tmp" "$art"
+}
+
+# install_headers32 TMP: the uapi headers of BOOT_ARCH's 32-bit programs
+# (ARCH=$BA_ARCH32, from the same checkout) into TMP/headers32, through an
+# O= of their own; headers_install needs no .config.
+install_headers32() {
+	local tmp=$1 out32=$OUT-hdr$BA_ARCH32
+	mkdir -p "$out32" || return 1
+	"$MAKE_KERNEL" -C "$SRC" O="$out32" ARCH="$BA_ARCH32" HOSTCC="ccache gcc" headers_install \
+		>>"$tmp/build.log" 2>&1 || return 1
+	cp -r "$out32/usr/include" "$tmp/headers32"
+}
+
+# store_kernel SHA TMP: the kernel, its headers, .config and kselftest.h
+# into the artifact being made.
+store_kernel() {
+	local sha=$1 tmp=$2
+	cp "$OUT/$IMAGE" "$tmp/$BA_KERNEL" &&
+		cp -r "$OUT/usr/include" "$tmp/headers" &&
+		cp "$OUT/.config" "$tmp/config" || return 1
+	if git_tree cat-file -e "$sha:tools/testing/selftests/kselftest.h" 2>/dev/null; then
+		git_tree show "$sha:tools/testing/selftests/kselftest.h" >"$tmp/kselftest.h" || return 1
+	fi
+}
+
+# count_objects DIR: the objects a build left in DIR (make bench scales the
+# naive way's cost per commit by it).
+count_objects() {
+	find "$1" -name '*.o' | wc -l
+}
+
+mv_artifact() {
+	rm -rf "$2" && mv "$1" "$2"
+}
+
+# build_dir: the O= directory of $CONFIG on $BOOT_ARCH.
+build_dir() {
+	echo "$WORKDIR/build/$BA_PREFIX$CONFIG"
+}
+
+# artifact_build SHA LABEL: commit SHA's kernel on $CONFIG, built unless an
+# earlier build left it; ART is its artifact directory, ART_CACHED 1 when
+# it was there already.  The progress line says LABEL.  Returns non-zero
+# only when the workspace itself failed (then nothing is stored); a kernel
+# that does not build is an artifact whose result says so.  Called as
+# `artifact_build || ...`, so without errexit: each step checks.
+artifact_build() {
+	local sha=$1 label=$2 OUT
+	OUT=$(build_dir)
+	ART=$(artifact_dir "$sha") || return 1
+	ART_CACHED=0
+	if artifact_done "$ART"; then
+		ART_CACHED=1
+		progress build "$label (cached)"
+		return 0
+	fi
+	progress build "$label"
+	build_commit "$sha" "$ART"
+}
+
+# artifact_lookup SHA: ART, commit SHA's artifact on $CONFIG, only when a
+# build left it: nothing is built.  False, naming it on stderr, otherwise.
+artifact_lookup() {
+	ART=$(artifact_dir "$1") || return 1
+	ART_CACHED=1
+	artifact_done "$ART" && return 0
+	echo "${1:0:12} is not built on the $BA_PREFIX$CONFIG config (no $ART)" >&2
+	return 1
+}
