@@ -73,13 +73,30 @@ features() {
 
 # config_key SHA: what the .config is a function of: the fragments, the
 # features the commit defines (none: the fragments alone), its Kconfig files.
+# Made once per commit and fragments: kept in
+# $ARTIFACTS/keys/<arch-><config>/<SHA>-<fragments' key>, so that the steps
+# after the build (a boot, another run) read it instead of walking the
+# commit's tree again.  A commit's files never change; the fragments and
+# features.config are in the name.
 config_key() {
-	local f
-	{
+	local f memo key
+	memo=$ARTIFACTS/keys/$BA_PREFIX$CONFIG/$1-$(for f in $(fragments) "$CONFIG_DIR/features.config"; do
+		[[ ! -f $f ]] || cat "$f"
+	done | key_of 16)
+	if [[ $1 =~ ^[0-9a-f]{40}$ && -s $memo ]]; then
+		cat "$memo"
+		return 0
+	fi
+	key=$({
 		for f in $(fragments); do cat "$f"; done
 		features "$1"
 		git_tree ls-tree -r "$1" | grep -E '(/|	)(Kconfig[^/]*|[a-z]*\.config)$' || true
-	} | key_of 16
+	} | key_of 16) || return 1
+	if [[ $1 =~ ^[0-9a-f]{40}$ ]] &&
+		! { mkdir -p "${memo%/*}" && echo "$key" >"$memo.tmp" && mv "$memo.tmp" "$memo"; }; then
+		warn "could not keep the config key of ${1:0:12} in $memo"
+	fi
+	echo "$key"
 }
 
 artifact_dir() {

@@ -108,15 +108,28 @@ check_code() {
 	esac
 }
 
+# hash_checks SERIES CHECK...: CHECK_HASH[CHECK], each check's check_hash
+# for SERIES, made once for all the series' commits (the background jobs
+# of run_checks read it); empty for a check whose hash could not be made
+# (a bad inputs file, named on stderr), which then fails at every commit.
+declare -A CHECK_HASH=()
+hash_checks() {
+	local s=$1 c
+	shift
+	for c in "$@"; do
+		CHECK_HASH[$c]=$(check_hash "$c" "$s") || CHECK_HASH[$c]=""
+	done
+}
+
 # run_check CHECK SERIES SHA BASE HEAD: prints "status seconds summary",
 # then the path of the check's log on a line of its own;
 # the result is kept in the cache, but only a pass or a warn is ever taken
 # from it: a failure or a skip may come from the environment (a tool or a
 # checkout missing) and is cheap to confirm.
 run_check() {
-	local check=$1 series=$2 sha=$3 base=$4 head=$5 key dir rc=0 t0 out summary status hash
-	hash=$(check_hash "$check" "$series")
-	key=$CACHE/$check/$sha-$hash
+	local check=$1 series=$2 sha=$3 base=$4 head=$5 key dir rc=0 t0 out summary status
+	[[ -n ${CHECK_HASH[$check]:-} ]] || return 1
+	key=$CACHE/$check/$sha-${CHECK_HASH[$check]}
 	if [[ -f $key/result ]]; then
 		local cached=""
 		IFS= read -r cached <"$key/result" || true
@@ -229,6 +242,7 @@ cmd_bench() {
 	local results t0
 	results=$(mktemp -d)
 	for c in "${checks[@]}"; do rm -rf "$CACHE/$c/$sha-"*; done
+	hash_checks "$s" "${checks[@]}"
 	t0=$(now)
 	run_checks "$results" "$s" "$sha" "$base" "" "${checks[@]}"
 	total=$(($(now) - t0))
@@ -267,6 +281,7 @@ main() {
 		n=$((${#rows[@]} - 1))
 		read -r _ base _ <<<"${rows[0]}"
 		read -r _ head _ <<<"${rows[n]}"
+		hash_checks "$s" "${checks[@]}"
 		for row in "${rows[@]:1}"; do
 			read -r idx sha subj <<<"$row"
 			run_checks "$results" "$s" "$sha" "$base" "$head" "${checks[@]}"

@@ -368,6 +368,35 @@ import_fixture() {
 	[ -f "${configs[0]}" ]
 }
 
+@test "a commit's config key is made once and read after; changed fragments make it again" {
+	import_fixture
+	make_series one linux-source "a.c:int a;:fixture: add a"
+	ws apply.sh
+	ws build.sh series
+	local sha memo
+	sha=$(tree rev-parse one)
+	memo=$(echo "$WORKDIR/artifacts/keys/smoke/$sha-"*)
+	[ -s "$memo" ]
+	run ws build.sh artifact "$sha"
+	[ "$status" -eq 0 ]
+	[[ $output == "$WORKDIR/artifacts/smoke/"*"-$(cat "$memo")" ]]
+	# The kept key is what a later step reads: a wrong one is not built.
+	echo 0123456789abcdef >"$memo"
+	run ws build.sh artifact "$sha"
+	[ "$status" -ne 0 ]
+	[[ $output == *"${sha:0:12} is not built on the smoke config"* ]]
+	# Other fragments: another key, made from the commit again (not the
+	# wrong one kept for the old fragments), whose kernel is not built.
+	mkdir -p "$BATS_TEST_TMPDIR/configs"
+	cp "$WS/qemu/configs/"*.config "$BATS_TEST_TMPDIR/configs/"
+	echo "# another fragment" >>"$BATS_TEST_TMPDIR/configs/smoke.config"
+	CONFIG_DIR=$BATS_TEST_TMPDIR/configs run ws build.sh artifact "$sha"
+	[ "$status" -ne 0 ]
+	local -a memos=("$WORKDIR/artifacts/keys/smoke/$sha-"*)
+	[ "${#memos[@]}" -eq 2 ]
+	[[ $output != *"-0123456789abcdef"* ]]
+}
+
 @test "a config fragment option missing from the final .config is an error naming it" {
 	import_fixture
 	make_series one linux-source "a.c:int a;:fixture: add a"
