@@ -91,7 +91,9 @@ boot_step() {
 			trap '' PIPE
 			printf '%s\n' "$*" >&"$LANE_FD"
 		) 2>/dev/null && return 0
-		warn "the boot lane (pid $LANE_PID) is gone: running '$*' here"
+		warn "the boot lane (pid $LANE_PID) is gone: its boots run here from now on, starting with '$*'"
+		exec {LANE_FD}>&-
+		LANE_FD=""
 	fi
 	run_step "$@" || true
 }
