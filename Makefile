@@ -45,7 +45,7 @@ all: ## deps, import, then apply, check, bisect-build, cross-compile and boot-te
 deps: ## install the Debian packages (apt-get; idempotent)
 	@bash $(S)/deps.sh
 
-import: deps ## unpack /usr/src/linux-source-$(KVER).tar.xz into $(WORKDIR)/linux, tag debian/<version>
+import: deps ## unpack /usr/src/linux-source-<version>.tar.xz (KVER's, and those the series' bases name) into $(WORKDIR)/linux, tag debian/<version>
 	@bash $(S)/import.sh
 
 apply: deps ## git am series/$(SERIES)/ onto its base as branch $(SERIES) (all series if unset)
@@ -135,7 +135,8 @@ help: ## this text
 	@echo
 	@echo "Variables:"
 	@echo "  WORKDIR       all state: kernel tree, builds, ccache, report ($(WORKDIR))"
-	@echo "  KVER          linux-source version to import ($(KVER)); KVER=6.12 uses linux-source-6.12"
+	@echo "  KVER          the default base's linux-source version ($(KVER)), branch linux-source; a series whose"
+	@echo "                base file says linux-source-X.Y sits on that version, imported beside it"
 	@echo "  SERIES        series to act on, comma-separated (default: all, bases first): $$(ls series | xargs)"
 	@echo "  CHECKS        checks to run, comma-separated (default: all): $$(for d in checks/*/run; do basename $${d%/run}; done | xargs)"
 	@echo "  CONFIG        kernel config for bisect-build and boot-test: smoke or debug ($(CONFIG))"

@@ -195,13 +195,20 @@ main() {
 	for s in "${selected_series_list[@]}"; do
 		local b
 		b=$(series_base "$s")
-		if [[ $b != linux-source && -n ${failed[$b]:-} ]]; then
+		if is_distro_base "$b"; then
+			b=$(distro_branch "$b")
+			if ! git_tree rev-parse -q --verify "refs/heads/$b" >/dev/null; then
+				warn "not applying $s: series/$s/base names $(series_base "$s"), which is not imported (no branch $b): run make import"
+				failed[$s]=1
+				rc=1
+				continue
+			fi
+		elif [[ -n ${failed[$b]:-} ]]; then
 			warn "not applying $s: its base series $b failed"
 			failed[$s]=1
 			rc=1
 			continue
-		fi
-		if [[ $b != linux-source ]] && ! git_tree rev-parse -q --verify "refs/heads/$b" >/dev/null; then
+		elif ! git_tree rev-parse -q --verify "refs/heads/$b" >/dev/null; then
 			SERIES=$b apply_one "$b" || { failed[$s]=1; rc=1; continue; }
 		fi
 		apply_one "$s" || { failed[$s]=1; rc=1; }

@@ -45,13 +45,13 @@ cmd_artifact() {
 
 WARNINGS_PY=$WS_ROOT/scripts/build_warnings.py
 
-# chain_logs SHA: the build logs from the imported base up to commit SHA,
-# oldest first: what the warning state at SHA is made of, for a series
-# that sits on another series.  A commit of the chain that was never built
-# is left out, with a warning.
+# chain_logs SHA ROOT: the build logs from the imported base ROOT (a
+# distro base branch) up to commit SHA, oldest first: what the warning
+# state at SHA is made of, for a series that sits on another series.  A
+# commit of the chain that was never built is left out, with a warning.
 chain_logs() {
 	local sha=$1 root c art
-	root=$(git_tree rev-parse -q --verify "$BASE_BRANCH^{commit}") || return 1
+	root=$(git_tree rev-parse -q --verify "$2^{commit}") || return 1
 	for c in "$root" $(git_tree rev-list --reverse --first-parent "$root..$sha"); do
 		art=$(artifact_dir "$c") || return 1
 		if [[ -f $art/build.log ]]; then
@@ -74,11 +74,12 @@ build_row() {
 	((ART_CACHED == 0)) || row_cached=" (cached)"
 }
 
-# warnings_start SHA STATE: the warning state of the whole tree at SHA.
+# warnings_start SHA STATE ROOT: the warning state of the whole tree at
+# SHA, counted from the distro base ROOT.
 warnings_start() {
 	local logs
 	local -a chain
-	logs=$(chain_logs "$1") || return 1
+	logs=$(chain_logs "$1" "$3") || return 1
 	mapfile -t chain <<<"$logs"
 	"$WARNINGS_PY" state "$SRC" "${chain[@]}" >"$2"
 }
@@ -97,9 +98,10 @@ warnings_step() {
 # parent's does not have (scripts/build_warnings.py).  Called as `... || rc=1`:
 # every step checks its own status.
 bisect_series() {
-	local name=$1 idx sha subj status secs detail n new nnew wstate
+	local name=$1 idx sha subj status secs detail n new nnew wstate root
 	local -a rows
 	capture rows series_commits "$name"
+	root=$(root_base "$name") || return 1
 	n=$((${#rows[@]} - 1))
 	wstate=$(mktemp) || return 1
 	local first_fail=""
@@ -113,7 +115,7 @@ bisect_series() {
 		read -r status secs detail <"$row_art/result" || { rm -f "$wstate"; return 1; }
 		new="" nnew=0
 		if ((idx == 0)); then
-			warnings_start "$sha" "$wstate" || { rm -f "$wstate"; return 1; }
+			warnings_start "$sha" "$wstate" "$root" || { rm -f "$wstate"; return 1; }
 		else
 			new=$(warnings_step "$wstate" "$row_art/build.log") || { rm -f "$wstate"; return 1; }
 			nnew=$(grep -c . <<<"$new" || true)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # cocci-inventory.sh: every cocci/ script over the whole tree, all
-# architectures, at the base (the linux-source import) and at the head of
-# each applied series (make cocci-inventory).
+# architectures, at the base (the linux-source import, and each other
+# distro base a series sits on) and at the head of each applied series
+# (make cocci-inventory).
 #
 # Writes $WORKDIR/report/cocci-inventory.md: the totals per script for
 # each of them, what each series head adds and removes (compared without
@@ -90,7 +91,7 @@ scan() {
 
 write_report() {
 	local -a labels=("$@") names
-	local l name row base_label=${labels[0]} head b
+	local l name row head b
 	mapfile -t names < <(scripts)
 	{
 		echo "# Coccinelle inventory"
@@ -134,12 +135,13 @@ write_report() {
 		for l in "${labels[@]}"; do
 			echo "- $l: $(awk -F'\t' '$1 == "how" { print $2 }' "$work/$l.stats")"
 		done
-		# Each head against the import, and against its own base when
+		# Each head against its distro base, and against its own base when
 		# that is another series (nsig on vstatus).
-		for head in "${labels[@]:1}"; do
-			compare "$base_label" "$head"
+		for head in "${labels[@]}"; do
+			[[ -n ${ROOTS[$head]:-} ]] || continue
+			compare "${ROOTS[$head]}" "$head"
 			b=${BASES[$head]}
-			if [[ $b != "$base_label" && -f $work/$b.txt ]]; then
+			if [[ $b != "${ROOTS[$head]}" && -f $work/$b.txt ]]; then
 				compare "$b" "$head"
 			fi
 		done
@@ -198,7 +200,7 @@ spatch_version() {
 	"${SPATCH:-spatch}" --version 2>&1 | sed -n '1s/ compiled.*//p'
 }
 
-declare -A SHAS=() BASES=()
+declare -A SHAS=() BASES=() ROOTS=()
 SKIPPED=()
 
 # labels_header FIRST RULE LABEL...: a Markdown table's header, the
@@ -234,6 +236,14 @@ main() {
 		SHAS[$s]=$(git_tree rev-parse "refs/heads/$s^{commit}")
 		BASES[$s]=$(base_ref "$s")
 		labels+=("$s")
+		# Another distro base (linux-source-X.Y) is scanned too, before the
+		# series, as the base its heads are compared with.
+		l=$(root_base "$s")
+		ROOTS[$s]=$l
+		if [[ -z ${SHAS[$l]:-} ]]; then
+			SHAS[$l]=$(git_tree rev-parse "refs/heads/$l^{commit}")
+			labels=("${labels[@]:0:1}" "$l" "${labels[@]:1}")
+		fi
 	done
 	work=$(mktemp -d)
 	trap 'rm -rf "$work"' EXIT
@@ -247,7 +257,7 @@ main() {
 	done
 	mkdir -p "$REPORT"
 	write_report "${labels[@]}"
-	bench cocci-inventory "make cocci-inventory: base and $((${#labels[@]} - 1)) series heads" $(($(now) - t0))
+	bench cocci-inventory "make cocci-inventory: $((${#labels[@]} - ${#ROOTS[@]})) bases and ${#ROOTS[@]} series heads" $(($(now) - t0))
 	progress cocci "written: $OUT"
 	for l in "${labels[@]}"; do
 		progress cocci "$l: $(wc -l <"$work/$l.txt") reports"

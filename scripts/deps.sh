@@ -2,7 +2,8 @@
 # deps.sh: install the Debian packages the workspace needs (make deps).
 #
 # Idempotent: only missing packages are installed, and a machine that has
-# them all costs one dpkg-query.  KVER picks linux-source-$KVER.  The
+# them all costs one dpkg-query.  linux-source-<version> for KVER and for
+# each version a series' base names (scripts/lib.sh, base_versions).  The
 # Sphinx packages are what scripts/sphinx-pre-install asks of Debian for
 # make htmldocs (checks/docs): Sphinx, its Read the Docs theme, and dot for
 # the figures.  The cross compilers are those scripts/arches names;
@@ -18,8 +19,9 @@ set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
 packages() {
+	base_versions | sed 's/^/linux-source-/'
 	cat <<-PKGS
-		git b4 git-filter-repo linux-source-$KVER
+		git b4 git-filter-repo
 		gcc gcc-12-multilib libc6-dev make flex bison bc libelf-dev libssl-dev
 		cpio xz-utils ccache sparse coccinelle python3-ply python3-git codespell
 		qemu-system-x86 bats shellcheck shfmt dwarves kmod rsync python3-aiosmtpd python3-pytest
@@ -68,7 +70,7 @@ main() {
 	local p
 	for p in "${missing[@]}"; do
 		apt-cache show "$p" >/dev/null 2>&1 ||
-			die "package $p is not available from the configured apt sources${p/linux-source-*/ (is KVER=$KVER right? try: apt-cache search linux-source)}"
+			die "package $p is not available from the configured apt sources${p/linux-source-*/ (is the version right: KVER=$KVER, or a base file under series/? try: apt-cache search linux-source)}"
 	done
 	$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" ||
 		die "apt-get install failed for: ${missing[*]}"

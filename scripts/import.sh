@@ -1,31 +1,37 @@
 #!/usr/bin/env bash
-# import.sh: commit /usr/src/linux-source-$KVER.tar.xz into the throwaway tree.
+# import.sh: commit each /usr/src/linux-source-<version>.tar.xz the series
+# need into the throwaway tree: KVER's, and each version a series' base file
+# names (linux-source-X.Y).
 #
-# The tarball is committed byte for byte and tagged debian/<version>.  Debian
+# A tarball is committed byte for byte and tagged debian/<version>.  Debian
 # appends a "/*" rule to the top-level .gitignore that ignores the whole tree;
 # a second commit drops that block so that files a user adds in the tree show
-# up in git status.  Branch linux-source points at that second commit and is
-# the base every series is applied on.
+# up in git status.  Branch linux-source-<version> points at that second
+# commit and is the base the series that name it are applied on; KVER's is
+# also branch linux-source, the default base.
 #
 # Nothing in the user's checkout is touched: the tarball is hashed through a
 # temporary index and work tree, and refs move only once both commits exist.
+# TARBALL replaces KVER's tarball, TARBALL_DIR (/usr/src) the directory of
+# the others.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"
 
-TARBALL=${TARBALL:-/usr/src/linux-source-$KVER.tar.xz}
+TARBALL_DIR=${TARBALL_DIR:-/usr/src}
 STAGING=$WORKDIR/import.tmp
 IDENT_NAME="linux-source import"
 IDENT_EMAIL="workspace@localhost"
 
+# tarball_version TARBALL: the Debian version of the package that ships it.
 tarball_version() {
 	local pkg
-	if pkg=$(dpkg-query -S "$TARBALL" 2>/dev/null | cut -d: -f1) && [[ -n $pkg ]]; then
+	if pkg=$(dpkg-query -S "$1" 2>/dev/null | cut -d: -f1) && [[ -n $pkg ]]; then
 		dpkg-query -W -f='${Version}' "$pkg"
 	else
 		# Not from a package (a test fixture, a hand-made tarball): name it
 		# by content so that a different tarball is a different version.
-		printf 'local-%s' "$(sha256sum "$TARBALL" | cut -c1-12)"
+		printf 'local-%s' "$(sha256sum "$1" | cut -c1-12)"
 	fi
 }
 
@@ -45,12 +51,13 @@ init_tree() {
 	fi
 }
 
+# unpack TARBALL: into the staging tree.
 unpack() {
 	rm -rf "$STAGING"
 	mkdir -p "$STAGING/tree"
-	progress import "unpacking $TARBALL"
-	tar -xJf "$TARBALL" --strip-components=1 -C "$STAGING/tree" ||
-		die "could not unpack $TARBALL"
+	progress import "unpacking $1"
+	tar -xJf "$1" --strip-components=1 -C "$STAGING/tree" ||
+		die "could not unpack $1"
 }
 
 # commit_staging MESSAGE PARENT...: commit the staging tree, print the id.
@@ -87,21 +94,18 @@ drop_debian_ignore() {
 	return 0
 }
 
-# publish_refs TAG EXACT FIXED: move every ref in one transaction, so that an
-# interrupted import leaves either the old base or the new one, never half.
+# publish_refs VERSION TAG EXACT FIXED: move every ref in one transaction,
+# so that an interrupted import leaves either the old base or the new one,
+# never half.
 publish_refs() {
-	local tag=$1 exact=$2 fixed=$3 tagobj
+	local v=$1 tag=$2 exact=$3 fixed=$4 tagobj default=""
 	tagobj=$(printf 'object %s\ntype commit\ntag %s\ntagger %s <%s> %s +0000\n\nlinux-source-%s %s\n' \
-		"$exact" "$tag" "$IDENT_NAME" "$IDENT_EMAIL" "$(date +%s)" "$KVER" "${tag#debian/}" |
+		"$exact" "$tag" "$IDENT_NAME" "$IDENT_EMAIL" "$(date +%s)" "$v" "${tag#debian/}" |
 		git_tree mktag)
-	git_tree update-ref --stdin >/dev/null <<-EOF
-		start
-		create refs/tags/$tag $tagobj
-		update refs/workspace/import-$KVER $exact
-		update refs/heads/$BASE_BRANCH $fixed
-		prepare
-		commit
-	EOF
+	[[ $v != "$KVER" ]] || default="update refs/heads/$BASE_BRANCH $fixed"
+	printf '%s\n' start "create refs/tags/$tag $tagobj" "update refs/workspace/import-$v $exact" \
+		"update refs/heads/$BASE_BRANCH-$v $fixed" ${default:+"$default"} prepare commit |
+		git_tree update-ref --stdin >/dev/null
 }
 
 # checkout_base_if_unborn: a new tree (nothing checked out yet, also after
@@ -114,32 +118,51 @@ checkout_base_if_unborn() {
 	fi
 }
 
-main() {
-	check_disk
-	[[ -f $TARBALL ]] || die "missing tarball $TARBALL: install linux-source-$KVER ('make deps KVER=$KVER')"
-	take_lock
-	init_tree
-	local ver tag sum
-	ver=$(tarball_version)
+# tarball_of VERSION: the tarball import.sh commits for VERSION.
+tarball_of() {
+	if [[ $1 == "$KVER" && -n ${TARBALL:-} ]]; then
+		echo "$TARBALL"
+	else
+		echo "$TARBALL_DIR/linux-source-$1.tar.xz"
+	fi
+}
+
+# branches_of_import VERSION: the branches an earlier import left, made again
+# where one is missing (a tree imported before bases had a version in their
+# name has only linux-source).
+branches_of_import() {
+	local v=$1 fixed
+	fixed=$(git_tree rev-parse -q --verify "refs/heads/$(distro_branch "linux-source-$v")") || return 0
+	git_tree rev-parse -q --verify "refs/heads/$BASE_BRANCH-$v" >/dev/null ||
+		git_tree update-ref "refs/heads/$BASE_BRANCH-$v" "$fixed"
+}
+
+# import_version VERSION: linux-source-VERSION committed and its branches
+# moved, unless this tarball is already the base.
+import_version() {
+	local v=$1 tarball ver tag sum
+	tarball=$(tarball_of "$v")
+	[[ -f $tarball ]] || die "missing tarball $tarball: install linux-source-$v ('make deps')"
+	ver=$(tarball_version "$tarball")
 	tag="debian/$ver"
-	sum=$(sha256sum "$TARBALL" | cut -d' ' -f1)
+	sum=$(sha256sum "$tarball" | cut -d' ' -f1)
 	if git_tree rev-parse -q --verify "refs/tags/$tag" >/dev/null; then
 		if git_tree log -1 --format=%B "$tag^{commit}" | grep -qx "sha256: $sum"; then
-			checkout_base_if_unborn
-			progress import "linux-source-$KVER $ver is already imported ($tag); nothing to do"
+			branches_of_import "$v"
+			progress import "linux-source-$v $ver is already imported ($tag); nothing to do"
 			return 0
 		fi
-		die "tag $tag exists but $TARBALL has different content; delete the tag in $TREE to re-import"
+		die "tag $tag exists but $tarball has different content; delete the tag in $TREE to re-import"
 	fi
 
 	local prev=""
-	prev=$(git_tree rev-parse -q --verify "refs/workspace/import-$KVER" || true)
-	unpack
+	prev=$(git_tree rev-parse -q --verify "refs/workspace/import-$v" || true)
+	unpack "$tarball"
 	local exact fixed
-	progress import "committing $ver (this hashes the whole tree)"
-	exact=$(commit_staging "Import linux-source-$KVER $ver
+	progress import "committing linux-source-$v $ver (this hashes the whole tree)"
+	exact=$(commit_staging "Import linux-source-$v $ver
 
-Unpacked from $(basename "$TARBALL") byte for byte.
+Unpacked from $(basename "$tarball") byte for byte.
 sha256: $sum" ${prev:+"$prev"})
 	if drop_debian_ignore; then
 		fixed=$(commit_staging "workspace: drop Debian's top-level ignore-everything rule
@@ -152,13 +175,29 @@ that files added while editing a series show up." "$exact")
 	fi
 	rm -rf "$STAGING"
 
-	publish_refs "$tag" "$exact" "$fixed"
-	checkout_base_if_unborn
+	publish_refs "$v" "$tag" "$exact" "$fixed"
 	if [[ -n $prev ]]; then
-		progress import "NEW linux-source-$KVER version $ver imported as a new base ($tag, was $(git_tree describe --tags "$prev" 2>/dev/null || echo "$prev")); run 'make apply' to move the series onto it"
+		progress import "NEW linux-source-$v version $ver imported as a new base ($tag, was $(git_tree describe --tags "$prev" 2>/dev/null || echo "$prev")); run 'make apply' to move the series onto it"
 	else
-		progress import "imported linux-source-$KVER $ver as $tag; branch $BASE_BRANCH is the base"
+		progress import "imported linux-source-$v $ver as $tag; branch $(distro_branch "linux-source-$v") is its base"
 	fi
+}
+
+main() {
+	local v
+	local -a versions
+	check_disk
+	capture versions base_versions
+	for v in "${versions[@]}"; do
+		[[ -f $(tarball_of "$v") ]] ||
+			die "missing tarball $(tarball_of "$v"): install linux-source-$v ('make deps')"
+	done
+	take_lock
+	init_tree
+	for v in "${versions[@]}"; do
+		import_version "$v"
+	done
+	checkout_base_if_unborn
 }
 
 main "$@"

@@ -321,14 +321,14 @@ series_names() {
 				cycle="${path[i]} -> $cycle"
 				[[ ${path[i]} != "$name" ]] || break
 			done
-			die "series/$name/: the base files form a dependency cycle ($cycle); one of these series must sit on linux-source or on a series outside the cycle" ;;
+			die "series/$name/: the base files form a dependency cycle ($cycle); one of these series must sit on a distro base (linux-source or linux-source-<version>) or on a series outside the cycle" ;;
 		esac
 		state[$name]=active
 		path+=("$name")
 		base=$(series_base "$name") || exit 1
-		if [[ $base != linux-source ]]; then
+		if ! is_distro_base "$base"; then
 			[[ -f $SERIES_DIR/$base/series ]] ||
-				die "series/$name/base names '$base', which is not a series (it must hold linux-source or the name of a series)"
+				die "series/$name/base names '$base', which is not a series ($BASE_FILE_HELP)"
 			visit "$base"
 		fi
 		unset 'path[-1]'
@@ -339,8 +339,8 @@ series_names() {
 		s=${s%/}
 		s=${s##*/}
 		[[ -f $SERIES_DIR/$s/series ]] || continue
-		if [[ $s == linux-source || $s == "$BASE_BRANCH" || $s == b4 ]]; then
-			die "series/$s/: a series cannot be named '$s', which is the workspace's own branch ($BASE_BRANCH is the base, b4/<name> are b4's); rename the directory"
+		if is_distro_base "$s" || [[ $s == b4 ]]; then
+			die "series/$s/: a series cannot be named '$s', which is the workspace's own branch ($BASE_BRANCH and $BASE_BRANCH-<version> are the distro bases, b4/<name> are b4's); rename the directory"
 		fi
 		git check-ref-format --branch "$s" >/dev/null 2>&1 ||
 			die "series/$s/: '$s' is not a valid git branch name, and the series is applied as branch <name>; rename the directory"
@@ -354,13 +354,67 @@ series_names() {
 	((${#order[@]} == 0)) || printf '%s\n' "${order[@]}"
 }
 
+# What a series' base file may hold, for the messages that name it.
+BASE_FILE_HELP="it must hold linux-source (linux-source-\$KVER), linux-source-<version> or the name of a series"
+
+# series_base NAME: what series/NAME/base holds, checked for form: a distro
+# base (is_distro_base) or a name (series_names checks that it is a series).
 series_base() {
 	local f=$SERIES_DIR/$1/base
-	[[ -f $f ]] || die "series/$1 has no 'base' file (it must hold linux-source or the name of a series)"
+	[[ -f $f ]] || die "series/$1 has no 'base' file ($BASE_FILE_HELP)"
 	local b
 	b=$(tr -d '[:space:]' <"$f") || exit 1
-	[[ -n $b ]] || die "series/$1/base is empty (it must hold linux-source or the name of a series)"
+	[[ -n $b ]] || die "series/$1/base is empty ($BASE_FILE_HELP)"
+	if [[ $b == linux-source-* ]] && ! is_distro_base "$b"; then
+		die "series/$1/base names '$b', which is not a distro base: a version is two numbers, such as linux-source-6.12"
+	fi
 	printf '%s\n' "$b"
+}
+
+# is_distro_base NAME: NAME is linux-source (the default base, KVER's) or
+# linux-source-X.Y (Debian's linux-source-X.Y package).
+is_distro_base() {
+	[[ $1 == linux-source || $1 =~ ^linux-source-[0-9]+\.[0-9]+$ ]]
+}
+
+# distro_version BASE: the version of a distro base (KVER for linux-source).
+distro_version() {
+	if [[ $1 == linux-source ]]; then echo "$KVER"; else echo "${1#linux-source-}"; fi
+}
+
+# root_base NAME: the distro base under series NAME, through the series it
+# sits on: the branch its commits' warnings and bases are counted from.
+root_base() {
+	local b
+	b=$(series_base "$1") || exit 1
+	while ! is_distro_base "$b"; do
+		b=$(series_base "$b") || exit 1
+	done
+	distro_branch "$b"
+}
+
+# distro_branch BASE: the branch import.sh leaves a distro base on:
+# linux-source for KVER's (also linux-source-$KVER), linux-source-X.Y for
+# another version.
+distro_branch() {
+	local v
+	v=$(distro_version "$1")
+	if [[ $v == "$KVER" ]]; then echo "$BASE_BRANCH"; else echo "$BASE_BRANCH-$v"; fi
+}
+
+# base_versions: the linux-source versions import.sh imports and deps.sh
+# installs: KVER's, and every version a series' base names (all series:
+# one that is not selected now may be applied later).  One a line, KVER's
+# first.
+base_versions() {
+	local s b
+	local -a names
+	echo "$KVER"
+	capture names series_names
+	for s in "${names[@]}"; do
+		b=$(series_base "$s") || exit 1
+		is_distro_base "$b" && distro_version "$b"
+	done | grep -vxF "$KVER" | LC_ALL=C sort -uV || true
 }
 
 # check_series NAME: die with the list of known series when NAME is not one
@@ -400,11 +454,11 @@ selected_series() {
 base_ref() {
 	local b
 	b=$(series_base "$1") || exit 1
-	if [[ $b == linux-source ]]; then
-		echo "$BASE_BRANCH"
+	if is_distro_base "$b"; then
+		distro_branch "$b"
 	else
 		[[ -f $SERIES_DIR/$b/series ]] ||
-			die "series/$1/base names '$b', which is not a series (it must hold linux-source or the name of a series)"
+			die "series/$1/base names '$b', which is not a series ($BASE_FILE_HELP)"
 		echo "$b"
 	fi
 }

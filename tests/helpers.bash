@@ -45,6 +45,21 @@ make_tarball() {
 	tar -C "$stage" -cJf "$TARBALL" linux-source-9.9
 }
 
+# make_tarball_version VERSION BEHAVIOUR: another distro base, as
+# $TARBALL_DIR/linux-source-VERSION.tar.xz: the fixture kernel with a
+# VERSION file, so that its tree differs from 9.9's.
+make_tarball_version() {
+	local v=$1 stage=$BATS_TEST_TMPDIR/tarball-$1
+	export TARBALL_DIR=$BATS_TEST_TMPDIR/usr-src
+	rm -rf "$stage"
+	mkdir -p "$stage" "$TARBALL_DIR"
+	cp -a "$FIXTURES/kernel" "$stage/linux-source-$v"
+	mv "$stage/linux-source-$v/dot-gitignore" "$stage/linux-source-$v/.gitignore"
+	echo "$2" >"$stage/linux-source-$v/behaviour"
+	echo "$v" >"$stage/linux-source-$v/VERSION"
+	tar -C "$stage" -cJf "$TARBALL_DIR/linux-source-$v.tar.xz" "linux-source-$v"
+}
+
 ws() {
 	bash "$WS/scripts/$1" "${@:2}"
 }

@@ -59,6 +59,53 @@ import_fixture() {
 	[ "$(tree tag -l 'debian/*' | wc -l)" -eq 2 ]
 }
 
+@test "a series on another distro base: import brings in both, apply puts each series on its own" {
+	make_tarball_version 9.10 ok
+	import_fixture
+	make_series one linux-source "a.c:int a;:fixture: add a"
+	# A series on 9.10 (made on 9.9's tree: the files it touches are alike).
+	make_series two linux-source "b.c:int b;:fixture: add b"
+	echo linux-source-9.10 >"$SERIES_DIR/two/base"
+	run ws import.sh
+	[ "$status" -eq 0 ]
+	[[ $output == *"imported linux-source-9.10"* ]]
+	[[ $output == *"branch linux-source-9.10 is its base"* ]]
+	# The default base keeps its name, and has the versioned one too.
+	[ "$(tree rev-parse linux-source)" = "$(tree rev-parse linux-source-9.9)" ]
+	[ "$(tree show linux-source-9.10:VERSION)" = 9.10 ]
+	run ws apply.sh
+	[ "$status" -eq 0 ]
+	[ "$(tree rev-parse one~1)" = "$(tree rev-parse linux-source)" ]
+	[ "$(tree rev-parse two~1)" = "$(tree rev-parse linux-source-9.10)" ]
+	# The base row of each series is its own distro base.
+	run ws build.sh series
+	[ "$status" -eq 0 ]
+	[[ $(results_row two 0 build) == pass* ]]
+	[ "$(awk -F'\t' '$1 == "two" && $2 == 0 && $5 == "build" { print $3 }' "$WORKDIR/report/results.tsv")" = "$(tree rev-parse linux-source-9.10)" ]
+	# Imported once: a second import does nothing.
+	run ws import.sh
+	[[ $output == *"linux-source-9.10 local-"*"is already imported"* ]]
+}
+
+@test "a base file that names a distro base badly, or one not imported, is named" {
+	import_fixture
+	make_series one linux-source "a.c:int a;:fixture: add a"
+	echo linux-source-six >"$SERIES_DIR/one/base"
+	run ws apply.sh
+	[ "$status" -ne 0 ]
+	[[ $output == *"series/one/base names 'linux-source-six', which is not a distro base"* ]]
+	echo linux-source-9.11 >"$SERIES_DIR/one/base"
+	run ws apply.sh
+	[ "$status" -ne 0 ]
+	[[ $output == *"not applying one: series/one/base names linux-source-9.11, which is not imported (no branch linux-source-9.11): run make import"* ]]
+	export TARBALL_DIR=$BATS_TEST_TMPDIR/nowhere
+	run ws import.sh
+	[ "$status" -ne 0 ]
+	[[ $output == *"missing tarball $TARBALL_DIR/linux-source-9.11.tar.xz: install linux-source-9.11"* ]]
+	# Nothing was imported: the run stopped before the first tarball.
+	[ "$(tree tag -l 'debian/*' | wc -l)" -eq 1 ]
+}
+
 @test "import names a missing tarball and the package to install" {
 	rm -f "$TARBALL"
 	run ws import.sh
