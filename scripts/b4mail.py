@@ -21,6 +21,10 @@ lines on stderr with exit status 1):
   unmatched MBOX COMMITS     the review trailers in MBOX's replies that are in
                              none of the commit messages (NUL-separated, in
                              the file COMMITS) they belong to
+  undeliverable ADDRESS      why ADDRESS cannot receive mail (a name
+                             reserved by RFC 2606 and RFC 6761, such as
+                             example.org or .invalid), exit 1; nothing, exit
+                             0, when it may
   changelog COVER NEWREV OLDREV RANGE_DIFF [LINK]
                              COVER with a "Changes in vNEWREV" section that
                              holds the range-diff (from the file RANGE_DIFF)
@@ -62,6 +66,39 @@ def read_text(path):
 
 def addresses(value):
     return [pair for pair in email.utils.getaddresses([value]) if '@' in pair[1]]
+
+
+# ---- identities -------------------------------------------------------------
+
+# Names that never receive mail: RFC 2606's top-level domains and second-level
+# example domains, RFC 6761's special-use ones, and mDNS's .local (RFC 6762).
+RESERVED_TLDS = ('test', 'example', 'invalid', 'localhost', 'local')
+RESERVED_DOMAINS = ('example.com', 'example.net', 'example.org')
+
+
+def undeliverable_reason(address):
+    """Why ADDRESS cannot receive mail, or '' when it may."""
+    local, _, domain = address.strip().strip('<>').rpartition('@')
+    domain = domain.lower().rstrip('.')
+    if not local or not domain:
+        return f'{address} is not an e-mail address'
+    if '.' not in domain:
+        return f'{address} has no domain that mail can reach ({domain})'
+    tld = domain.rsplit('.', 1)[1]
+    if tld in RESERVED_TLDS:
+        rfc = 'RFC 6762, multicast DNS' if tld == 'local' else 'RFC 2606, RFC 6761'
+        return f'{address} is under .{tld}, a name reserved so that it never receives mail ({rfc})'
+    for reserved in RESERVED_DOMAINS:
+        if domain == reserved or domain.endswith('.' + reserved):
+            return f'{address} is under {reserved}, a name reserved for examples (RFC 2606)'
+    return ''
+
+
+def undeliverable(address):
+    reason = undeliverable_reason(address)
+    if reason:
+        print(reason)
+        sys.exit(1)
 
 
 # ---- the cover letter -------------------------------------------------------
@@ -396,6 +433,7 @@ def main(argv):
         'check-mbox': (check_mbox, 2),
         'smtp-check': (smtp_check, 4),
         'unmatched': (unmatched, 2),
+        'undeliverable': (undeliverable, 1),
     }
     if len(argv) >= 2 and argv[1] in commands and len(argv) == 2 + commands[argv[1]][1]:
         return commands[argv[1]][0](*argv[2:])

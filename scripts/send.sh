@@ -11,7 +11,8 @@
 # Nothing leaves the machine unless SEND=1 is given (to make, on its command
 # line; make ignores a SEND in the environment).  Then everything is
 # checked first (the cover letter, the series, the SMTP server, that v<N>
-# was not sent before), and b4 send sends through the SMTP server of the
+# was not sent before, that no address it carries is one that cannot
+# receive mail), and b4 send sends through the SMTP server of the
 # user's own git config or of b4-config.  A sent version is marked in
 # outgoing/<name>-v<N>/sent and is never sent again: make reroll starts the
 # next one.
@@ -92,6 +93,44 @@ check_smtp_reachable() {
 	progress send "checking the SMTP server $server (from $(smtp_origin))"
 	b4mail smtp-check "$server" "$(smtp_setting smtpserverport)" "$(smtp_setting smtpencryption)" \
 		"SEND=1, $(smtp_origin)" || die "nothing was sent"
+}
+
+# identity_problems NAME: why the messages of series NAME would carry an
+# address that cannot receive mail (b4mail undeliverable), one a line: the
+# sender's (sendemail.from, else user.email, as b4 takes it), and the
+# author and Signed-off-by of each commit.
+identity_problems() {
+	local name=$1 sender addr why
+	local -A seen=()
+	sender=$(smtp_setting from)
+	[[ -n $sender ]] || sender=$(git_tree config --get user.email || true)
+	if [[ -z $sender ]]; then
+		echo "no sender: neither sendemail.from nor user.email is set"
+	else
+		sender=$(sed -E 's/.*<([^>]*)>.*/\1/' <<<"$sender")
+		why=$(b4mail undeliverable "$sender") || echo "the sender (sendemail.from or user.email): $why"
+	fi
+	while IFS= read -r addr; do
+		[[ -n $addr && -z ${seen[$addr]:-} ]] || continue
+		seen[$addr]=1
+		why=$(b4mail undeliverable "$addr") || echo "a commit's author or Signed-off-by: $why"
+	done < <(git_tree log --format='%ae%n%(trailers:key=Signed-off-by,valueonly)' \
+		"$(base_ref "$name")..refs/heads/$name" | sed -E 's/.*<([^>]*)>.*/\1/')
+}
+
+# check_identity NAME: SEND=1 refuses to send as, or on behalf of, an
+# address that cannot receive mail; without SEND=1 it is a warning.
+check_identity() {
+	local name=$1 text
+	local -a problems
+	text=$(identity_problems "$name")
+	[[ -n $text ]] || return 0
+	mapfile -t problems <<<"$text"
+	if [[ $SEND == 1 ]]; then
+		printf '  %s\n' "${problems[@]}" >&2
+		die "SEND=1, but $name would go out with an address no one can reply to (above). Set your own identity (git config --global user.name \"Your Name\"; git config --global user.email you@your.domain), make each patch carry its real author and your Signed-off-by (git commit --amend --reset-author -s in make apply's tree, then make export), and send again. Nothing was sent."
+	fi
+	warn "$name carries an address that cannot receive mail; make send SEND=1 will refuse it: ${problems[0]}$( ((${#problems[@]} == 1)) || echo " (and $((${#problems[@]} - 1)) more)")"
 }
 
 # add_recipients: b4 prep --auto-to-cc: get_maintainer.pl's addresses for
@@ -178,6 +217,7 @@ main() {
 		check_smtp_reachable
 	fi
 	ensure_applied "$name"
+	check_identity "$name"
 	refresh_changelog "$name" "$rev"
 	build_prep_branch "$name" "$rev"
 	add_recipients "$name"

@@ -19,6 +19,7 @@ setup_file() {
 	mkdir -p "$BATS_TEST_TMPDIR"
 	setup_workspace
 	isolate_user
+	sender_identity
 	ws import.sh >/dev/null
 	make_series one linux-source "drivers/a.c:int a;:fixture: add a" \
 		"main.c:int b;:fixture: add b" "doc.txt:text:fixture: add doc"
@@ -32,6 +33,7 @@ setup_file() {
 setup() {
 	setup_workspace
 	isolate_user
+	sender_identity
 	unset SEND MBOX B4_CONFIG SMTP_PID
 	cp -a "$BATS_FILE_TMPDIR/template/work" "$WORKDIR"
 	rm -rf "$SERIES_DIR"
@@ -92,8 +94,8 @@ review_trailers() {
 # reviewers in To, lists in Cc), the cover letter's own To/Cc, the sender
 # (Signed-off-by) and, on patch 2 and the cover letter only, Carl.
 TO=dan@example.org,mia@example.org,rita@example.org,tom@example.org
-CC=ada@example.org,core@lists.example.org,drivers@lists.example.org,fixture-kernel@lists.example.org,list@example.org
-CC_CARL=ada@example.org,carl@example.org,core@lists.example.org,drivers@lists.example.org,fixture-kernel@lists.example.org,list@example.org
+CC=ada@ada-author.org,core@lists.example.org,drivers@lists.example.org,fixture-kernel@lists.example.org,list@example.org
+CC_CARL=ada@ada-author.org,carl@example.org,core@lists.example.org,drivers@lists.example.org,fixture-kernel@lists.example.org,list@example.org
 
 @test "SEND=1 delivers every message, threaded, to b4's To/Cc, and git am of them gives the series' trees" {
 	start_smtp
@@ -142,7 +144,7 @@ CC_CARL=ada@example.org,carl@example.org,core@lists.example.org,drivers@lists.ex
 	received=$(messages "$SINK/mbox")
 	[ "$(wc -l <"$SINK/envelopes")" -eq 4 ]
 	while IFS=$'\t' read -r msgid from rcpts; do
-		[ "$from" = ada@example.org ]
+		[ "$from" = "$ADA" ]
 		line=$(grep -F "|$msgid|" <<<"$received")
 		IFS='|' read -r _ _ _ _ to cc _ <<<"$line"
 		[ "$(tr ' ' '\n' <<<"$rcpts" | sort -u | paste -sd,)" = "$(tr ',' '\n' <<<"$to,$cc" | sort -u | paste -sd,)" ]
@@ -187,7 +189,7 @@ Reviewed-by: Dan Driver <dan@example.org>" ]
 	# the messages.
 	[ "$(tree log --format='%T %an %ae %ad %cn %ce %cd' linux-source..one)" = "$trees" ]
 	for c in "${commits[@]}"; do
-		tree log -1 --format=%B "$c" | grep -q "^Signed-off-by: Ada Author <ada@example.org>$"
+		tree log -1 --format=%B "$c" | grep -q "^Signed-off-by: Ada Author <$ADA>$"
 	done
 	[ "$(tree log -1 --format=%B "${commits[1]}" | grep -c '^Cc: Carl <carl@example.org>$')" -eq 1 ]
 	tree for-each-ref refs/workspace/backup/one | grep -q .
@@ -364,4 +366,33 @@ Reviewed-by: Dan Driver <dan@example.org>" ]
 	SERIES=one MBOX=$FIXTURES/b4/review.mbox run ws trailers.sh
 	[ "$status" -eq 0 ]
 	[ "$(review_trailers one)" = "Reviewed-by: Dan Driver <dan@example.org>" ]
+}
+
+@test "SEND=1 refuses to send as an address that cannot receive mail, and says how to set one; without SEND=1 it warns" {
+	start_smtp
+	smtp_in_git_config
+	git config --global user.email ada@example.org
+	SERIES=one SEND=1 run ws send.sh
+	[ "$status" -ne 0 ]
+	[[ $output == *"the sender (sendemail.from or user.email): ada@example.org is under example.org, a name reserved for examples (RFC 2606)"* ]]
+	[[ $output == *"Set your own identity (git config --global user.name"*"Nothing was sent."* ]]
+	[ ! -e "$SINK/mbox" ]
+	[ ! -e "$WORKDIR/outgoing/one-v1/sent" ]
+	# Without SEND=1 the messages are written, with a warning.
+	SERIES=one run ws send.sh
+	[ "$status" -eq 0 ]
+	[[ $output == *"one carries an address that cannot receive mail; make send SEND=1 will refuse it: the sender"* ]]
+	compgen -G "$WORKDIR/outgoing/one-v1/*.eml" >/dev/null
+}
+
+@test "SEND=1 refuses a series whose author or Signed-off-by cannot receive mail, naming it" {
+	start_smtp
+	smtp_in_git_config
+	GIT_AUTHOR_EMAIL=bot@build.invalid make_series two linux-source "b.c:int b;:fixture: add b"
+	printf '%s\n' "fixture: two" "" "A series by a bot." "" "To: Tom <tom@example.org>" >"$SERIES_DIR/two/cover-letter"
+	SERIES=two SEND=1 run ws send.sh
+	[ "$status" -ne 0 ]
+	[[ $output == *"a commit's author or Signed-off-by: bot@build.invalid is under .invalid"* ]]
+	[[ $output == *"Nothing was sent."* ]]
+	[ ! -e "$SINK/mbox" ]
 }

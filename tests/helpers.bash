@@ -122,6 +122,16 @@ free_port() {
 	/usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 
+# sender_identity: after isolate_user, Ada sends, and authors series, from
+# an address that can receive mail, for the tests that send: make send
+# SEND=1 refuses example.org and the like.  The sink on 127.0.0.1 receives
+# everything; nothing leaves the machine.
+ADA=ada@ada-author.org
+sender_identity() {
+	export GIT_AUTHOR_EMAIL=$ADA GIT_COMMITTER_EMAIL=$ADA
+	git config --global user.email "$ADA"
+}
+
 # start_smtp: the sink on a free port ($SMTP_PORT), delivering into $SINK;
 # its pid in $SMTP_PID, for teardown.
 # shellcheck disable=SC2034 # SINK, SMTP_PID: read by the tests and teardown

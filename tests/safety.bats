@@ -16,6 +16,7 @@ setup_file() {
 	mkdir -p "$BATS_TEST_TMPDIR"
 	setup_workspace
 	isolate_user
+	sender_identity
 	ws import.sh >/dev/null
 	make_series one linux-source "drivers/a.c:int a;:fixture: add a" \
 		"main.c:int b;:fixture: add b" "doc.txt:text:fixture: add doc"
@@ -29,6 +30,7 @@ setup_file() {
 setup() {
 	setup_workspace
 	isolate_user
+	sender_identity
 	unset SEND SEND_IGNORED MBOX B4_CONFIG SMTP_PID NO_DEPS
 	cp -a "$BATS_FILE_TMPDIR/template/work" "$WORKDIR"
 	rm -rf "$SERIES_DIR"
@@ -385,7 +387,7 @@ edit_commit() {
 	[ "$(find "$p" -type f -newermt 2020-01-02 -printf '%f\n')" = 0002-fixture-add-b.patch ]
 	# A new first commit: the others move up a number and keep their notes.
 	tree checkout -q one
-	GIT_SEQUENCE_EDITOR="sed -i '1i exec echo x >new.c && git add new.c && git commit -q -m \"fixture: add new\" -m \"Signed-off-by: Ada Author <ada@example.org>\"'" \
+	GIT_SEQUENCE_EDITOR="sed -i '1i exec echo x >new.c && git add new.c && git commit -q -m \"fixture: add new\" -m \"Signed-off-by: Ada Author <$ADA>\"'" \
 		git -C "$WORKDIR/linux" rebase -q -i linux-source
 	tree checkout -q --detach
 	run ws export.sh

@@ -147,11 +147,17 @@ commit_of() {
 	[ "$status" -eq 0 ]
 }
 
-@test "signoff: the test commits pass; no Signed-off-by or no prefix fails" {
+@test "signoff: a commit by an address that cannot receive mail warns; no Signed-off-by or no prefix fails" {
+	# The test commits are Ada's, at example.org: reserved, no mail.
 	run_check signoff "$(commit_of clean)"
-	[ "$status" -eq 0 ]
-	local base nosob noprefix
+	[ "$status" -eq 250 ]
+	[[ $output == "an address cannot receive mail: ada@example.org is under example.org"* ]]
+	local base nosob noprefix real
 	base=$(base_commit)
+	real=$(AUTHOR="Ada Author <ada@ada-author.org>" tree_commit "$base" "tty: n_tty: a real address" "echo x >x.txt")
+	run_check signoff "$real"
+	[ "$status" -eq 0 ]
+	[ "$output" = "author signed off; subject prefix ok" ]
 	nosob=$(git -C "$TREE" commit-tree -p "$base" -m "tty: n_tty: no sign-off" "$(commit_of clean)^{tree}")
 	run_check signoff "$nosob"
 	[ "$status" -eq 1 ]
