@@ -51,6 +51,20 @@ init_tree() {
 	fi
 }
 
+# dep14_tag VERSION: the git tag of a Debian version, as DEP-14 spells it
+# (git refuses "~" and ":" in a name): debian/ then the version with ":"
+# as "%", "~" as "_", ".." as ".#." and a last "." or ".lock" ending
+# broken with "#" (6.12.118-1~deb12u1: debian/6.12.118-1_deb12u1).
+dep14_tag() {
+	local v=$1
+	v=${v//:/%}
+	v=${v//\~/_}
+	v=${v//../.#.}
+	[[ $v != *. ]] || v+="#"
+	[[ $v != *.lock ]] || v="${v%.lock}.#lock"
+	echo "debian/$v"
+}
+
 # unpack TARBALL: into the staging tree.
 unpack() {
 	rm -rf "$STAGING"
@@ -94,13 +108,13 @@ drop_debian_ignore() {
 	return 0
 }
 
-# publish_refs VERSION TAG EXACT FIXED: move every ref in one transaction,
-# so that an interrupted import leaves either the old base or the new one,
-# never half.
+# publish_refs VERSION DEBIAN_VERSION TAG EXACT FIXED: move every ref in
+# one transaction, so that an interrupted import leaves either the old base
+# or the new one, never half.
 publish_refs() {
-	local v=$1 tag=$2 exact=$3 fixed=$4 tagobj default=""
+	local v=$1 ver=$2 tag=$3 exact=$4 fixed=$5 tagobj default=""
 	tagobj=$(printf 'object %s\ntype commit\ntag %s\ntagger %s <%s> %s +0000\n\nlinux-source-%s %s\n' \
-		"$exact" "$tag" "$IDENT_NAME" "$IDENT_EMAIL" "$(date +%s)" "$v" "${tag#debian/}" |
+		"$exact" "$tag" "$IDENT_NAME" "$IDENT_EMAIL" "$(date +%s)" "$v" "$ver" |
 		git_tree mktag)
 	[[ $v != "$KVER" ]] || default="update refs/heads/$BASE_BRANCH $fixed"
 	printf '%s\n' start "create refs/tags/$tag $tagobj" "update refs/workspace/import-$v $exact" \
@@ -144,7 +158,7 @@ import_version() {
 	tarball=$(tarball_of "$v")
 	[[ -f $tarball ]] || die "missing tarball $tarball: install linux-source-$v ('make deps')"
 	ver=$(tarball_version "$tarball")
-	tag="debian/$ver"
+	tag=$(dep14_tag "$ver")
 	sum=$(sha256sum "$tarball" | cut -d' ' -f1)
 	if git_tree rev-parse -q --verify "refs/tags/$tag" >/dev/null; then
 		if git_tree log -1 --format=%B "$tag^{commit}" | grep -qx "sha256: $sum"; then
@@ -175,7 +189,7 @@ that files added while editing a series show up." "$exact")
 	fi
 	rm -rf "$STAGING"
 
-	publish_refs "$v" "$tag" "$exact" "$fixed"
+	publish_refs "$v" "$ver" "$tag" "$exact" "$fixed"
 	if [[ -n $prev ]]; then
 		progress import "NEW linux-source-$v version $ver imported as a new base ($tag, was $(git_tree describe --tags "$prev" 2>/dev/null || echo "$prev")); run 'make apply' to move the series onto it"
 	else

@@ -106,6 +106,27 @@ import_fixture() {
 	[ "$(tree tag -l 'debian/*' | wc -l)" -eq 1 ]
 }
 
+@test "import tags a Debian version as DEP-14 spells it (git refuses ~ and : in a tag)" {
+	# A dpkg-query that says the tarball is linux-source-9.9's, at a
+	# version such as 6.12.118-1~deb12u1 (and an epoch).
+	mkdir -p "$BATS_TEST_TMPDIR/bin"
+	cat >"$BATS_TEST_TMPDIR/bin/dpkg-query" <<-'EOF'
+		#!/bin/sh
+		case $1 in
+		-S) echo "linux-source-9.9: $2" ;;
+		-W) printf '%s' "1:9.9.1-1~deb12u1" ;;
+		esac
+	EOF
+	chmod +x "$BATS_TEST_TMPDIR/bin/dpkg-query"
+	PATH=$BATS_TEST_TMPDIR/bin:$PATH run ws import.sh
+	[ "$status" -eq 0 ]
+	[ "$(tree tag -l 'debian/*')" = "debian/1%9.9.1-1_deb12u1" ]
+	# The tag's message keeps the version as Debian writes it.
+	tree cat-file tag debian/1%9.9.1-1_deb12u1 | grep -qx "linux-source-9.9 1:9.9.1-1~deb12u1"
+	PATH=$BATS_TEST_TMPDIR/bin:$PATH run ws import.sh
+	[[ $output == *"linux-source-9.9 1:9.9.1-1~deb12u1 is already imported (debian/1%9.9.1-1_deb12u1)"* ]]
+}
+
 @test "import names a missing tarball and the package to install" {
 	rm -f "$TARBALL"
 	run ws import.sh
