@@ -13,9 +13,9 @@
         that computed it, and a cached boot 0; cross-compile cells overlap,
         CROSS_PAR at a time); the time this run spent in the stages the
         architectures work added to make (the cross.sh series and boot.sh
-        arch-heads, or arch-builds and arch-boots, phases, plus the abi checks this run ran, not those from
-        the cache) and their cells, beside
-        their 15-minute budget for a cold run; and the pty throughput table
+        arch-heads, or arch-builds and arch-boots, phases, plus the abi
+        checks this run ran, not those from the cache) and their cells,
+        beside their 15-minute budget for a cold run; and the pty throughput table
         (bench-pty.tsv) when there is one.  With --quiet, only bench.tsv.
         Then the targets: the latest run of each kind in
         REPORT/bench-runs.tsv beside its target and the naive way's time.
@@ -27,6 +27,12 @@
         series it ran ("all" for every one).  The kind of run comes from
         this run's bench-raw.tsv: cold, unchanged (nothing built, booted or
         checked again), or "N rebuilt" (N commits of the bisect-build).
+
+  bench.py --pty-summary SAMPLES
+        The rows of bench-pty.tsv for one series (boot.sh bench): SAMPLES
+        holds "base|head bytes/s" lines; each kernel's samples, median and
+        relative standard deviation, then the head against the base and
+        whether the difference is within twice the larger noise.
 
 The naive way is `git rebase --exec 'make clean && make'` over the same
 commits: REPORT/naive.tsv holds one full build of the smoke config without
@@ -293,7 +299,41 @@ def usage():
     return 2
 
 
+def median(values):
+    v = sorted(values)
+    n = len(v)
+    return v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
+
+
+def pty_summary(path):
+    """SAMPLES ("label bytes/s" a line) as bench-pty.tsv's rows: per label,
+    the samples, the median and the relative standard deviation; then base
+    against head, and whether the difference is within twice the noise."""
+    samples = {}
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            words = line.split()
+            if len(words) >= 2:
+                samples.setdefault(words[0], []).append(float(words[1]))
+    med, rel = {}, {}
+    for label, values in samples.items():
+        n = len(values)
+        mean = sum(values) / n
+        var = (sum(v * v for v in values) - n * mean * mean) / (n - 1) if n > 1 else 0.0
+        med[label] = median(values)
+        rel[label] = 100 * max(var, 0.0) ** 0.5 / mean
+        print(f"{label}\t{n}\t{med[label]:.0f}\t{rel[label]:.1f}")
+    if "base" in med and "head" in med:
+        diff = 100 * (med["head"] - med["base"]) / med["base"]
+        noise = max(rel["base"], rel["head"])
+        where = "within" if abs(diff) <= 2 * noise else "OUTSIDE"
+        print(f"diff\t-\t{diff:+.1f}%\t{where} noise (2 x {noise:.1f}%)")
+    return 0
+
+
 def main(argv):
+    if len(argv) == 2 and argv[0] == "--pty-summary":
+        return pty_summary(argv[1])
     if len(argv) >= 2 and argv[1] == "--record":
         if len(argv) != 6 or seconds(argv[3]) is None or argv[4] not in ("cold", "warm"):
             return usage()

@@ -661,32 +661,10 @@ bench_boot() {
 		awk -v l="$label" '{ print l, $4 }' >>"$samples"
 }
 
-# bench_summary SAMPLES: median, spread and the base/head difference.
+# bench_summary SAMPLES: median, spread and the base/head difference
+# (scripts/bench.py --pty-summary).
 bench_summary() {
-	awk '
-	function median(a, n,   i, j, t) {
-		for (i = 2; i <= n; i++)
-			for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
-		return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-	}
-	{ v[$1, ++n[$1]] = $2; s[$1] += $2; q[$1] += $2 * $2 }
-	END {
-		for (k in n) {
-			for (i = 1; i <= n[k]; i++) a[i] = v[k, i]
-			med[k] = median(a, n[k])
-			m = s[k] / n[k]
-			sd = n[k] > 1 ? sqrt((q[k] - n[k] * m * m) / (n[k] - 1)) : 0
-			rel[k] = 100 * sd / m
-			printf "%s\t%d\t%.0f\t%.1f\n", k, n[k], med[k], rel[k]
-		}
-		if (("base" in med) && ("head" in med)) {
-			diff = 100 * (med["head"] - med["base"]) / med["base"]
-			noise = rel["base"] > rel["head"] ? rel["base"] : rel["head"]
-			printf "diff\t-\t%+.1f%%\t%s\n", diff,
-				(diff < 0 ? -diff : diff) <= 2 * noise ? "within noise (2 x " sprintf("%.1f", noise) "%)" \
-				: "OUTSIDE noise (2 x " sprintf("%.1f", noise) "%)"
-		}
-	}' "$1"
+	"$WS_ROOT/scripts/bench.py" --pty-summary "$1"
 }
 
 # cmd_bench: the receive-path cost of each selected series: bytes per second

@@ -8,6 +8,8 @@ import pathlib
 import shutil
 import subprocess
 
+import pytest
+
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 TOOL = ROOT / "scripts" / "bench.py"
 FIX = ROOT / "tests" / "fixtures" / "bench"
@@ -120,3 +122,15 @@ def test_a_run_recorded_before_the_naive_measure_gets_it_when_printed(tmp_path):
     # 17 commits at 90s each: 25:30; the run took 46:40, over its 45:00.
     line = next(l for l in out.splitlines() if l.strip().startswith("cold make,"))
     assert "46:40   45:00 OVER     25:30  1.8x slower  (2026-12-04 10:00, cold)" in line
+
+
+# --pty-summary: the rows of bench-pty.tsv; the goldens were written by the
+# awk program in boot.sh that it replaces (sorted, as boot.sh sorts them).
+@pytest.mark.parametrize("name", ["samples", "samples-outside", "samples-base-only"])
+def test_pty_summary_matches_the_golden_rows(name):
+    fix = ROOT / "tests" / "fixtures" / "bench-pty"
+    proc = subprocess.run([str(ROOT / "scripts" / "bench.py"), "--pty-summary", str(fix / name)],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    got = "".join(sorted(proc.stdout.splitlines(keepends=True)))
+    assert got == (fix / f"{name}.expected").read_text()
