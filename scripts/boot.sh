@@ -427,13 +427,16 @@ boot_commit() {
 
 # boot_key ART DIR ACCEL SMP JUDGE...: what a boot's result is a function
 # of: the kernel image, the initramfs, the command line, QEMU's version and
-# options, the verdict script and its options, the allowed skips.
+# options, the verdict script and its options, the allowed skips, and the
+# code (not the comments: keys.sh's script_code) of boot.sh and bootarch.sh.
 boot_key() {
 	local art=$1 dir=$2 accel=$3 smp=$4
 	shift 4
 	{
 		sha256sum "$art/$BA_KERNEL" "$dir/initramfs.cpio" "$WS_ROOT/qemu/ktap-verdict" \
-			"$WS_ROOT/scripts/boot.sh" "$WS_ROOT/scripts/bootarch.sh" "$dir/allowed-skips" | cut -d' ' -f1
+			"$dir/allowed-skips" | cut -d' ' -f1
+		script_code "$WS_ROOT/scripts/boot.sh"
+		script_code "$WS_ROOT/scripts/bootarch.sh"
 		[[ $BOOT_ARCH == x86_64 ]] || echo "arch=$BOOT_ARCH"
 		"$QEMU" --version | sed -n 1p
 		printf '%s\n' "accel=$accel smp=$smp timeout=$TEST_TIMEOUT" "cmdline=$(kernel_cmdline "$art")" "$@"

@@ -98,12 +98,11 @@ check_hash() {
 
 # check_code FILE: what in a check's file decides its results.  Not its
 # description (prose), and of a shell script (run, *.sh) not the comments
-# or the layout: shfmt -mn, which parses the script, prints the code alone.
-# A script shfmt cannot parse counts whole.
+# or the layout (keys.sh's script_code).
 check_code() {
 	case ${1##*/} in
 	description) ;;
-	run | *.sh) shfmt -mn "$1" 2>/dev/null || cat "$1" ;;
+	run | *.sh) script_code "$1" ;;
 	*) cat "$1" ;;
 	esac
 }

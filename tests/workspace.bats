@@ -503,6 +503,26 @@ boot_fixture() {
 	ws apply.sh
 }
 
+@test "a comment-only edit of boot.sh boots nothing again; a change to its code boots again" {
+	boot_fixture ok
+	# A copy of the workspace's scripts and qemu/ to edit.
+	local root=$BATS_TEST_TMPDIR/ws
+	mkdir -p "$root"
+	cp -r "$WS/scripts" "$WS/qemu" "$root/"
+	WS_ROOT=$root run bash "$root/scripts/boot.sh" series
+	[ "$status" -eq 0 ]
+	[[ $output != *"(cached:"* ]]
+	printf '# A comment, and nothing else.\n' >>"$root/scripts/boot.sh"
+	WS_ROOT=$root run bash "$root/scripts/boot.sh" series
+	[ "$status" -eq 0 ]
+	[ "$(grep -c '(cached: the same kernel' <<<"$output")" -eq 2 ]
+	# A command after main: the same boots, but another script.
+	printf 'true\n' >>"$root/scripts/boot.sh"
+	WS_ROOT=$root run bash "$root/scripts/boot.sh" series
+	[ "$status" -eq 0 ]
+	[[ $output != *"(cached:"* ]]
+}
+
 @test "boot-test passes a good kernel and falls back to TCG when KVM does not boot" {
 	boot_fixture ok
 	run ws boot.sh series
