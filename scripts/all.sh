@@ -60,12 +60,12 @@ stop_session() {
 	wait "$1" 2>/dev/null || true
 }
 
-# wait_checks: until the background checks are done.
-wait_checks() {
-	[[ -n $CHECKS_PID ]] || return 0
-	kill -0 "$CHECKS_PID" 2>/dev/null && progress checks "waiting for the checks to finish"
-	wait "$CHECKS_PID" || true
-	CHECKS_PID=""
+# wait_session PID STAGE WHAT: until the background job PID is done,
+# saying so under STAGE if it still runs.
+wait_session() {
+	[[ -n $1 ]] || return 0
+	kill -0 "$1" 2>/dev/null && progress "$2" "waiting for $3 to finish"
+	wait "$1" || true
 }
 
 # The boot lane: one background process (all.sh --lane), in a session of
@@ -129,8 +129,7 @@ wait_lane() {
 	[[ -n $LANE_FD ]] || return 0
 	exec {LANE_FD}>&-
 	LANE_FD=""
-	kill -0 "$LANE_PID" 2>/dev/null && progress boot "waiting for the boots to finish"
-	wait "$LANE_PID" || true
+	wait_session "$LANE_PID" boot "the boots"
 	LANE_PID=""
 }
 
@@ -181,7 +180,8 @@ main() {
 	BOOT_ARCH=arm64 step boot.sh arch-builds || true
 	boot_step BOOT_ARCH=arm64 boot.sh arch-boots
 	wait_lane
-	wait_checks
+	wait_session "$CHECKS_PID" checks "the checks"
+	CHECKS_PID=""
 	bench_record make $(($(now) - t0)) "$state" || warn "could not record this run in $REPORT/bench-runs.tsv"
 	"$WS_ROOT/scripts/bench.sh" --quiet || true
 	"$WS_ROOT/scripts/matrix.sh"

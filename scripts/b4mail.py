@@ -21,7 +21,8 @@ lines on stderr with exit status 1):
   unmatched MBOX COMMITS     the review trailers in MBOX's replies that are in
                              none of the commit messages (NUL-separated, in
                              the file COMMITS) they belong to
-  undeliverable ADDRESS      why ADDRESS cannot receive mail (a name
+  undeliverable ADDRESS      why ADDRESS ("a@b" or "Name <a@b>") cannot
+                             receive mail (a name
                              reserved by RFC 2606 and RFC 6761, such as
                              example.org or .invalid), exit 1; nothing, exit
                              0, when it may
@@ -77,8 +78,10 @@ RESERVED_DOMAINS = ('example.com', 'example.net', 'example.org')
 
 
 def undeliverable_reason(address):
-    """Why ADDRESS cannot receive mail, or '' when it may."""
-    local, _, domain = address.strip().strip('<>').rpartition('@')
+    """Why ADDRESS ("a@b" or "Name <a@b>") cannot receive mail, or '' when
+    it may."""
+    address = email.utils.parseaddr(address)[1] or address.strip()
+    local, _, domain = address.rpartition('@')
     domain = domain.lower().rstrip('.')
     if not local or not domain:
         return f'{address} is not an e-mail address'

@@ -152,11 +152,11 @@ branches_of_import() {
 }
 
 # import_version VERSION: linux-source-VERSION committed and its branches
-# moved, unless this tarball is already the base.
+# moved, unless this tarball is already the base (main checked that the
+# tarball is there).
 import_version() {
 	local v=$1 tarball ver tag sum
 	tarball=$(tarball_of "$v")
-	[[ -f $tarball ]] || die "missing tarball $tarball: install linux-source-$v ('make deps')"
 	ver=$(tarball_version "$tarball")
 	tag=$(dep14_tag "$ver")
 	sum=$(sha256sum "$tarball" | cut -d' ' -f1)

@@ -107,7 +107,6 @@ identity_problems() {
 	if [[ -z $sender ]]; then
 		echo "no sender: neither sendemail.from nor user.email is set"
 	else
-		sender=$(sed -E 's/.*<([^>]*)>.*/\1/' <<<"$sender")
 		why=$(b4mail undeliverable "$sender") || echo "the sender (sendemail.from or user.email): $why"
 	fi
 	while IFS= read -r addr; do
@@ -115,7 +114,7 @@ identity_problems() {
 		seen[$addr]=1
 		why=$(b4mail undeliverable "$addr") || echo "a commit's author or Signed-off-by: $why"
 	done < <(git_tree log --format='%ae%n%(trailers:key=Signed-off-by,valueonly)' \
-		"$(base_ref "$name")..refs/heads/$name" | sed -E 's/.*<([^>]*)>.*/\1/')
+		"$(base_ref "$name")..refs/heads/$name")
 }
 
 # check_identity NAME: SEND=1 refuses to send as, or on behalf of, an
