@@ -132,7 +132,7 @@ apply_one() {
 
 	local cur
 	cur=$(git_tree rev-parse -q --verify "refs/heads/$name" || true)
-	if [[ -n $cur && $(git_tree config --get "workspace.applied.$name" || true) == "$hash $cur" ]]; then
+	if [[ -n $cur && $(applied_record "$name" || true) == "$hash $cur" ]]; then
 		progress apply "$name: up to date ($(git_tree rev-list --count "$base..$cur") commits on $base_ref)"
 		record_commits "$name" "$base" "$cur" "$t0"
 		return 0
@@ -167,7 +167,7 @@ apply_one() {
 			"$name" "${head:0:12}" >&2
 		return 1
 	fi
-	git_tree config "workspace.applied.$name" "$hash $head" || return 1
+	git_tree config "$(applied_key "$name")" "$hash $head" || return 1
 	git -C "$APPLY_WT" checkout -q --detach "$base" || return 1
 	progress apply "$name: branch $name is at $(git_tree log -1 --format='%h ("%s")' "$head")"
 	record_commits "$name" "$base" "$head" "$t0"

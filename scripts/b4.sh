@@ -106,7 +106,7 @@ ensure_applied() {
 	head=$(git_tree rev-parse -q --verify "refs/heads/$name^{commit}" || true)
 	if [[ -n $base && -n $head &&
 		$(git_tree rev-parse -q --verify "refs/workspace/applied/$name" || true) == "$head" &&
-		$(git_tree config --get "workspace.applied.$name" || true) == "$(inputs_hash "$name" "$base") $head" ]]; then
+		$(applied_record "$name" || true) == "$(inputs_hash "$name" "$base") $head" ]]; then
 		return 0
 	fi
 	SERIES=$name bash "$WS_ROOT/scripts/apply.sh" ||
@@ -195,19 +195,28 @@ prefixes() {
 	git_tree config --get b4.send-prefixes || true
 }
 
-# replay_commit COMMIT PARENT: COMMIT's tree, author and message on PARENT.
+# replay_commit COMMIT PARENT [NOTES]: COMMIT's tree, author and message on
+# PARENT.  NOTES, if any, go under a '---' line after the message: b4
+# writes the message as the mail's body, so they land below the '---' of
+# the patch mail, where git am leaves them out.
 replay_commit() {
-	local commit=$1 parent=$2 an ae ad
+	local commit=$1 parent=$2 notes=${3:-} an ae ad
 	IFS=$'\t' read -r an ae ad < <(git_tree log -1 --format=$'%an\t%ae\t%ad' --date=raw "$commit")
-	git_tree cat-file commit "$commit" | sed '1,/^$/d' |
-		GIT_AUTHOR_NAME=$an GIT_AUTHOR_EMAIL=$ae GIT_AUTHOR_DATE=$ad \
-			git -C "$TREE" commit-tree "$commit^{tree}" -p "$parent"
+	{
+		git_tree cat-file commit "$commit" | sed '1,/^$/d'
+		[[ -z $notes ]] || printf -- '---\n%s\n' "$notes"
+	} | GIT_AUTHOR_NAME=$an GIT_AUTHOR_EMAIL=$ae GIT_AUTHOR_DATE=$ad \
+		git -C "$TREE" commit-tree "$commit^{tree}" -p "$parent"
 }
 
-# build_prep_branch NAME REV: b4/NAME, checked out in the prep worktree.
+# build_prep_branch NAME REV [notes]: b4/NAME, checked out in the prep
+# worktree.  With "notes" (make send), each commit carries the notes under
+# the '---' of its patch in series/NAME/ (the per-version history), which
+# git am drops at apply time: patch K of the series file for commit K,
+# which ensure_applied has made the same patches.
 build_prep_branch() {
-	local name=$1 rev=$2 base head id cover c commit
-	local -a prefix_list
+	local name=$1 rev=$2 with_notes=${3:-} base head id cover c commit notes i=0
+	local -a prefix_list patches commits
 	base=$(git_tree rev-parse --verify "$(base_ref "$name")^{commit}")
 	head=$(git_tree rev-parse --verify "refs/heads/$name^{commit}")
 	if [[ $(git_tree symbolic-ref -q HEAD || true) == "refs/heads/b4/$name" ]]; then
@@ -220,9 +229,21 @@ build_prep_branch() {
 	cover=$(b4mail prep-cover "$SERIES_DIR/$name/cover-letter" "$rev" "$id" "$(base_ref "$name")" \
 		"${prefix_list[@]}" | git_tree commit-tree "$base^{tree}" -p "$base")
 	c=$cover
-	while read -r commit; do
-		c=$(replay_commit "$commit" "$c")
-	done < <(git_tree rev-list --reverse "$base..$head")
+	mapfile -t commits < <(git_tree rev-list --reverse "$base..$head")
+	patches=()
+	[[ $with_notes != notes ]] || capture patches patch_files "$name"
+	if ((${#patches[@]} && ${#patches[@]} != ${#commits[@]})); then
+		die "series/$name/series lists ${#patches[@]} patches, but branch $name has ${#commits[@]} commits: run make apply SERIES=$name"
+	fi
+	for commit in "${commits[@]}"; do
+		notes=
+		if ((${#patches[@]})); then
+			notes=$(b4mail patch-notes "$SERIES_DIR/$name/${patches[i]}") ||
+				die "could not read the notes of series/$name/${patches[i]}"
+		fi
+		c=$(replay_commit "$commit" "$c" "$notes")
+		i=$((i + 1))
+	done
 	git_tree update-ref -m "workspace: b4 prep branch of $name v$rev" "refs/heads/b4/$name" "$c"
 	git_tree config "branch.b4/$name.b4-prep-cover-strategy" commit
 	prep_git checkout -q -f "b4/$name"

@@ -26,6 +26,9 @@ lines on stderr with exit status 1):
                              reserved by RFC 2606 and RFC 6761, such as
                              example.org or .invalid), exit 1; nothing, exit
                              0, when it may
+  patch-notes PATCH          the notes under the '---' of PATCH (a file
+                             git format-patch wrote), up to its diffstat;
+                             nothing when it has none
   changelog COVER NEWREV OLDREV RANGE_DIFF [LINK]
                              COVER with a "Changes in vNEWREV" section that
                              holds the range-diff (from the file RANGE_DIFF)
@@ -48,6 +51,8 @@ REVIEW_TRAILER = re.compile(r'^\s*((?:reviewed|acked|tested)-by):\s*(.*\S)\s*$',
 CHANGES_HEADING = re.compile(r'^changes in v(\d+)\b', re.I)
 RANGE_DIFF_LINE = re.compile(r'^(\s|\d+:\s|-:\s)')
 TRAILER_LINE = re.compile(r'^[\w-]+:\s+\S')
+# Where the notes under a patch's '---' end: its diffstat, or the diff.
+DIFFSTAT_LINE = re.compile(r'^ \S.*\| +(\d+|Bin)|^ \d+ files? changed|^diff --git ')
 
 
 def fail(*lines):
@@ -427,6 +432,25 @@ def changelog(path, newrev, oldrev, range_diff_path, link):
     sys.stdout.write('\n'.join(lines) + '\n')
 
 
+def patch_notes(path):
+    """Print the lines between PATH's first '---' line and its diffstat,
+    without the blank lines around them."""
+    lines = read_text(path).split('\n')
+    try:
+        start = lines.index('---') + 1
+    except ValueError:
+        return 0
+    notes = []
+    for line in lines[start:]:
+        if DIFFSTAT_LINE.match(line):
+            break
+        notes.append(line)
+    text = '\n'.join(notes).strip('\n')
+    if text:
+        print(text)
+    return 0
+
+
 def main(argv):
     commands = {
         'cover-check': (cover_check, 2),
@@ -437,6 +461,7 @@ def main(argv):
         'smtp-check': (smtp_check, 4),
         'unmatched': (unmatched, 2),
         'undeliverable': (undeliverable, 1),
+        'patch-notes': (patch_notes, 1),
     }
     if len(argv) >= 2 and argv[1] in commands and len(argv) == 2 + commands[argv[1]][1]:
         return commands[argv[1]][0](*argv[2:])

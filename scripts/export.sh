@@ -10,7 +10,7 @@
 # unchanged branch changes nothing.
 #
 # series/NAME/ must still be what the last apply or export of NAME left
-# (workspace.applied.NAME in the tree, see apply.sh): hand edits there stop
+# (applied_key in lib.sh, in the tree's git config): hand edits there stop
 # the export, unless FORCE=1.  Before series/NAME/ changes it is copied to
 # $WORKDIR/backup/NAME-<time>.XXXXXX/; a copy that fails stops the export.
 # The new directory is made complete next to the old one
@@ -155,7 +155,7 @@ files_keys() {
 # record of either.
 matches_last_apply() {
 	local name=$1 base=$2 scratch=$3 record hash head n from
-	record=$(git_tree config --get "workspace.applied.$name") || return 2
+	record=$(applied_record "$name") || return 2
 	read -r hash head <<<"$record"
 	[[ $(inputs_hash "$name" "$base") != "$hash" ]] || return 0
 	# The base may have moved since (its own series exported again): the
@@ -284,7 +284,7 @@ swap_dirs() {
 record_export() {
 	local name=$1 base=$2 head=$3
 	git_tree update-ref "refs/workspace/applied/$name" "$head" &&
-		git_tree config "workspace.applied.$name" "$(inputs_hash "$name" "$base") $head"
+		git_tree config "$(applied_key "$name")" "$(inputs_hash "$name" "$base") $head"
 }
 
 # check_branch NAME BASE HEAD: branch NAME is a linear series on its base.
@@ -361,7 +361,7 @@ swap_in() {
 	case $rc in
 	0) rm -rf -- "$old" ;;
 	2) die "could not put the new series/$name/ in place; series/$name/ is unchanged" ;;
-	*) die "series/$name/ now holds branch $name, but $TREE could not record it (git config workspace.applied.$name); run make export SERIES=$name again" ;;
+	*) die "series/$name/ now holds branch $name, but $TREE could not record it (git config $(applied_key "$name")); run make export SERIES=$name again" ;;
 	esac
 	if ((stopped)); then
 		echo "interrupted: $0 stopped after exporting $name" >&2

@@ -476,6 +476,22 @@ patch_files() {
 	done <"$dir/series"
 }
 
+# applied_key NAME: the tree's git config key for what the last apply or
+# export of series NAME left ("<inputs_hash> <head>").  NAME is the key's
+# subsection, which holds any character a branch name may: the old key,
+# workspace.applied.NAME, is not valid git config for a NAME with a dot
+# (vstatus-6.1).
+applied_key() {
+	echo "workspace.$1.applied"
+}
+
+# applied_record NAME: that record; fails when there is none.  A tree from
+# before applied_key is read under its old key.
+applied_record() {
+	git_tree config --get "$(applied_key "$1")" ||
+		git_tree config --get "workspace.applied.$1" 2>/dev/null
+}
+
 # inputs_hash NAME BASE: what the branch is a function of.
 inputs_hash() {
 	local name=$1 base=$2 p

@@ -218,7 +218,7 @@ main() {
 	ensure_applied "$name"
 	check_identity "$name"
 	refresh_changelog "$name" "$rev"
-	build_prep_branch "$name" "$rev"
+	build_prep_branch "$name" "$rev" notes
 	add_recipients "$name"
 	write_messages "$name" "$rev"
 	tag_version "$name" "$rev"

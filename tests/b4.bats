@@ -396,3 +396,20 @@ Reviewed-by: Dan Driver <dan@example.org>" ]
 	[[ $output == *"Nothing was sent."* ]]
 	[ ! -e "$SINK/mbox" ]
 }
+
+@test "send puts the notes under a patch's '---' (its history) under the mail's '---', and git am leaves them out" {
+	local p=$SERIES_DIR/one/0001-fixture-add-a.patch msg
+	sed -i '0,/^---$/s//---\nv2: a note for the reviewers only./' "$p"
+	SERIES=one run ws send.sh
+	echo "$output"
+	[ "$status" -eq 0 ]
+	msg=$(grep -l '^Subject: \[PATCH 1/3\]' "$WORKDIR"/outgoing/one-v1/*.eml)
+	# The body: the message, '---', the note, '---', the diffstat.
+	awk '/^---$/ { n++; next } n == 1 && /^v2: a note for the reviewers only\.$/ { ok = 1 } END { exit !(ok && n >= 2) }' "$msg"
+	# What git am makes of the mail is the commit the branch has.
+	git clone -q "$WORKDIR/linux" "$BATS_TEST_TMPDIR/rt"
+	git -C "$BATS_TEST_TMPDIR/rt" checkout -q --detach origin/linux-source
+	git -C "$BATS_TEST_TMPDIR/rt" am -q "$msg"
+	[ "$(git -C "$BATS_TEST_TMPDIR/rt" log -1 --format=%B)" = "$(tree log -1 --format=%B "one~2")" ]
+	[ "$(tree log --format=%B linux-source..one | grep -c 'a note for the reviewers')" -eq 0 ]
+}

@@ -5,8 +5,9 @@
 #   - every commit of every series has an apply, build and boot row;
 #   - no cell failed, and every boot ran the guest tests (no boot row is a
 #     skip, and every boot's verdict counted passing tests);
-#   - the vstatus head's boots (smoke and debug) passed the vstatus test
-#     and the tree's own tty_vstatus selftest, with no case skipped;
+#   - the heads of vstatus (on 6.12) and vstatus-6.1 (its backport) passed
+#     the vstatus test and the tree's own tty_vstatus selftest in their
+#     boots (smoke and debug), with no case skipped;
 #   - the nsig head's boots passed the nsig tests (the 64-bit nsig_*
 #     programs and nsig_compat_32) with no case skipped (the smoke boot
 #     skips the time32 cases: no CONFIG_COMPAT_32BIT_TIME there), the
@@ -108,11 +109,14 @@ main() {
 	done
 	# The feature is there at the vstatus head: its tests must pass there,
 	# on both configs, and skip nothing.
-	local head config
-	head=$(git -C "$WORKDIR/linux" rev-parse vstatus)
-	for config in smoke debug; do
-		head_passes_unskipped "$WORKDIR/boots/$config/${head:0:12}/ktap.log" vstatus
-		head_passes_unskipped "$WORKDIR/boots/$config/${head:0:12}/ktap.log" selftest-tty-tty_vstatus
+	# The same for its 6.1 backport, vstatus-6.1.
+	local head config s
+	for s in vstatus vstatus-6.1; do
+		head=$(git -C "$WORKDIR/linux" rev-parse "$s")
+		for config in smoke debug; do
+			head_passes_unskipped "$WORKDIR/boots/$config/${head:0:12}/ktap.log" vstatus
+			head_passes_unskipped "$WORKDIR/boots/$config/${head:0:12}/ktap.log" selftest-tty-tty_vstatus
+		done
 	done
 	# SIGINFO and the sigset sizes at the nsig head: every case runs.  The
 	# smoke config has no CONFIG_COMPAT_32BIT_TIME, so there the time32

@@ -404,7 +404,7 @@ edit_commit() {
 	run ws apply.sh
 	[[ $output == *"up to date"* ]]
 	commits=$(tree log --format='%T %an %ad%n%B' linux-source..one)
-	tree config --unset workspace.applied.one
+	tree config --unset workspace.one.applied
 	ws apply.sh >/dev/null
 	[ "$(tree log --format='%T %an %ad%n%B' linux-source..one)" = "$commits" ]
 }
@@ -424,7 +424,7 @@ backups() {
 	git -C "$WORKDIR/linux" rebase -q --exec 'git commit -q --amend --no-edit --trailer "Reviewed-by: Rita <rita@example.org>"' linux-source >/dev/null 2>&1
 	tree checkout -q --detach
 	cp -a "$SERIES_DIR/big" "$BATS_TEST_TMPDIR/big.old"
-	record=$(tree config workspace.applied.big)
+	record=$(tree config workspace.big.applied)
 	applied=$(tree rev-parse refs/workspace/applied/big)
 	old=$(checksum "$SERIES_DIR/big")
 	t0=$(date +%s%N)
@@ -436,7 +436,7 @@ backups() {
 	for i in $(seq 0 8); do
 		rm -rf "$SERIES_DIR/big"
 		cp -a "$BATS_TEST_TMPDIR/big.old" "$SERIES_DIR/big"
-		tree config workspace.applied.big "$record"
+		tree config workspace.big.applied "$record"
 		tree update-ref refs/workspace/applied/big "$applied"
 		sig=INT
 		((i % 2)) || sig=TERM

@@ -171,7 +171,7 @@ import_fixture() {
 	make_series one linux-source "a.c:int a;:fixture: add a"
 	ws apply.sh
 	first=$(tree rev-parse one)
-	tree config --unset workspace.applied.one
+	tree config --unset workspace.one.applied
 	run ws apply.sh
 	[ "$status" -eq 0 ]
 	[ "$(tree rev-parse one)" = "$first" ]
@@ -283,6 +283,23 @@ import_fixture() {
 	[[ $output == *"up to date"* ]]
 }
 
+@test "a series whose name has a dot (vstatus-6.1) is recorded: apply again is a no-op, export writes it" {
+	import_fixture
+	make_series one-9.9 linux-source "a.c:int a;:fixture: add a"
+	run ws apply.sh
+	[ "$status" -eq 0 ]
+	[[ $output != *"invalid key"* ]]
+	[ "$(tree config --get workspace.one-9.9.applied | wc -w)" -eq 2 ]
+	run ws apply.sh
+	[ "$status" -eq 0 ]
+	[[ $output == *"one-9.9: up to date"* ]]
+	tree checkout -q one-9.9
+	git -C "$WORKDIR/linux" -c core.editor=true commit -q --amend -m "fixture: add a, reworded" -m "Signed-off-by: Ada Author <ada@example.org>"
+	run ws export.sh
+	[ "$status" -eq 0 ]
+	grep -q "Subject: \[PATCH\] fixture: add a, reworded" "$SERIES_DIR"/one-9.9/0001-*.patch
+}
+
 @test "apply refuses to throw away commits edited in the tree" {
 	import_fixture
 	make_series one linux-source "a.c:int a;:fixture: add a"
@@ -315,7 +332,7 @@ import_fixture() {
 	git -C "$WORKDIR/apply" add a.c
 	git -C "$WORKDIR/apply" am -q "$BATS_TEST_TMPDIR/p" 2>/dev/null || true
 	[ -d "$(git -C "$WORKDIR/apply" rev-parse --git-path rebase-apply)" ]
-	tree config --unset workspace.applied.one
+	tree config --unset workspace.one.applied
 	run ws apply.sh
 	[ "$status" -eq 0 ]
 	[[ $output == *"interrupted git am"* ]]
@@ -626,6 +643,20 @@ boot_fixture() {
 	[ "$output" -eq 1 ]
 	run grep -c -- 'no5lvl' "$BATS_TEST_TMPDIR/smoke.args"
 	[ "$output" -eq 0 ]
+}
+
+@test "a debug kernel that does not build fails its boot-debug cell, saying why" {
+	make_tarball ok
+	import_fixture
+	make_series one linux-source "a.c:int a;:fixture: add a"
+	ws apply.sh
+	mkdir -p "$BATS_TEST_TMPDIR/configs"
+	printf 'CONFIG_TTY=y\n' >"$BATS_TEST_TMPDIR/configs/smoke.config"
+	printf 'CONFIG_WS_BUILD_FAILS=y\n' >"$BATS_TEST_TMPDIR/configs/debug.config"
+	CONFIG_DIR=$BATS_TEST_TMPDIR/configs run ws boot.sh heads
+	echo "$output"
+	[ "$status" -ne 0 ]
+	[[ $(results_row one 1 boot-debug) == "fail "*"the debug kernel did not build"* ]]
 }
 
 @test "boot-test uses KVM when the probe boot works" {

@@ -46,3 +46,24 @@ comment_commit() {
 	[ "$status" -eq 1 ]
 	[[ $output == *"ERROR:TRAILING_WHITESPACE"* ]]
 }
+
+@test "checkpatch: a new file that a MAINTAINERS section covers does not count FILE_PATH_CHANGES" {
+	local c
+	c=$(tree_commit "$(base_commit)" "tty: add a test file" \
+		'mkdir -p drivers/tty && printf "%s\n" "// SPDX-License-Identifier: GPL-2.0" "/* A test file. */" >drivers/tty/ws_new.c')
+	run_check checkpatch "$c"
+	[ "$status" -eq 0 ]
+	[ "$output" = clean ]
+	grep -q "^answered:FILE_PATH_CHANGES:" "$BATS_TEST_TMPDIR/log"
+	grep -qE "^  drivers/tty/ws_new.c: covered by TTY LAYER" "$BATS_TEST_TMPDIR/log"
+}
+
+@test "checkpatch: a new file only THE REST covers keeps the FILE_PATH_CHANGES warning" {
+	local c
+	c=$(tree_commit "$(base_commit)" "add a test file at the top" \
+		'printf "%s\n" "A test file." >ws-new-file.txt')
+	run_check checkpatch "$c"
+	[ "$status" -eq 250 ]
+	[[ $output == *"WARNING:FILE_PATH_CHANGES:"* ]]
+	[ "$(grep -c "^answered:" "$BATS_TEST_TMPDIR/log")" = 0 ]
+}

@@ -22,6 +22,19 @@ base_commit() {
 	git -C "$TREE" rev-parse "linux-source^{commit}"
 }
 
+# root_branch NAME: the distro branch series NAME sits on, through the
+# series its base file names: linux-source for KVER's version (6.1 unless
+# KVER says otherwise), linux-source-X.Y for another.
+root_branch() {
+	local b
+	b=$(tr -d '[:space:]' <"$WS/series/$1/base")
+	while [[ $b != linux-source* ]]; do
+		b=$(tr -d '[:space:]' <"$WS/series/$b/base")
+	done
+	[[ $b != "linux-source-${KVER:-6.1}" ]] || b=linux-source
+	echo "$b"
+}
+
 # tree_commit BASE SUBJECT EDIT: a commit on BASE with message SUBJECT (plus
 # a Signed-off-by) made by running the shell code EDIT in a scratch
 # directory that holds the files of BASE that EDIT names (any word with a

@@ -56,14 +56,15 @@ series_copy() {
 }
 
 @test "maintainers-notes: the notes agree with get_maintainer.pl on every vstatus commit" {
-	local n
+	local n section
 	check
 	[ "$status" -eq 0 ]
 	[[ $output == "MAINTAINERS-notes.md agrees with get_maintainer.pl on "* ]]
 	# One block per commit of the branch, each k/n with the commit's subject.
-	n=$(git -C "$TREE" rev-list --count linux-source..vstatus)
-	[ "$(grep -c '^```get_maintainer [0-9]*/'"$n"' ' "$NOTES")" -eq "$n" ]
-	grep -qxF "\`\`\`get_maintainer 1/$n $(git -C "$TREE" log --reverse --format=%s linux-source..vstatus | head -n1)" "$NOTES"
+	n=$(git -C "$TREE" rev-list --count "$(root_branch vstatus)..vstatus")
+	section=$(awk '/^## Series vstatus \(/ { on = 1; print; next } on && /^## / { exit } on' "$NOTES")
+	[ "$(grep -c '^```get_maintainer [0-9]*/'"$n"' ' <<<"$section")" -eq "$n" ]
+	grep -qxF "\`\`\`get_maintainer 1/$n $(git -C "$TREE" log --reverse --format=%s "$(root_branch vstatus)..vstatus" | head -n1)" <<<"$section"
 }
 
 @test "maintainers-notes: a maintainer dropped from a patch's block fails, naming the patch and the line" {
@@ -73,7 +74,7 @@ series_copy() {
 	check "$NOTES"
 	[ "$status" -eq 1 ]
 	[[ $output == *"MAINTAINERS-notes.md:$l: vstatus 3/6 \"tty: n_tty: add VSTATUS (^T) to print the status line\""* ]]
-	[[ $output == *"+Jiri Slaby <jirislaby@kernel.org> (supporter:TTY LAYER)"* ]]
+	[[ $output == *"+Jiri Slaby <jirislaby@kernel.org> (supporter:TTY LAYER AND SERIAL DRIVERS)"* ]]
 	[[ $output == *"1 problem(s)"* ]]
 }
 
@@ -97,7 +98,7 @@ series_copy() {
 	sed -i "s|^\`\`\`get_maintainer 6/6 |\`\`\`get_maintainer 7/6 |" "$NOTES"
 	check "$NOTES"
 	[ "$status" -eq 1 ]
-	[[ $output == *":$l: vstatus 5/6: the block says \"Documentation: tty: describe VSTATUS\", patch 5/6 of branch vstatus is \"Documentation: tty: describe the VSTATUS status line\""* ]]
+	[[ $output == *":$l: vstatus 5/6: the block says \"Documentation: userspace-api: describe VSTATUS\", patch 5/6 of branch vstatus is \"Documentation: userspace-api: describe the VSTATUS status line\""* ]]
 	[[ $output == *"vstatus 6/6 \"selftests: tty: add a test for the VSTATUS status line\": no \`\`\`get_maintainer 6/6 block"* ]]
 	[[ $output == *"vstatus 7/6: branch vstatus has no patch 7/6"* ]]
 }
@@ -105,12 +106,12 @@ series_copy() {
 @test "maintainers-notes: a files-table row that get_maintainer.pl -f contradicts fails" {
 	local l
 	l=$(line_of '^\| `drivers/tty/tty_status.c` ')
-	sed -i "${l}s/TTY STATUS LINE (VSTATUS); //" "$NOTES"
+	sed -i "${l}s/TTY LAYER AND SERIAL DRIVERS; //" "$NOTES"
 	sed -i '/^| `include\/linux\/termios_internal.h` /d' "$NOTES"
 	check "$NOTES"
 	[ "$status" -eq 1 ]
 	[[ $output == *":$l: vstatus: the row for drivers/tty/tty_status.c is not what get_maintainer.pl says"* ]]
-	[[ $output == *"+| \`drivers/tty/tty_status.c\` | 1, 4 | TTY STATUS LINE (VSTATUS); TTY LAYER; THE REST |"* ]]
+	[[ $output == *"+| \`drivers/tty/tty_status.c\` | 1, 4 | TTY LAYER AND SERIAL DRIVERS; THE REST |"* ]]
 	[[ $output == *"vstatus: no row for include/linux/termios_internal.h"* ]]
 }
 
@@ -124,7 +125,7 @@ series_copy() {
 	run git -C "$TREE" rev-parse -q --verify refs/heads/ghost
 	[ "$status" -ne 0 ]
 	printf '%s\n' '' '## Series ghost (pending): a series not on the tree yet' >>"$NOTES"
-	sed -i 's/^2\. nsig: .*/&\n3. ghost/' "$NOTES"
+	sed -i 's/^3\. nsig: .*/&\n4. ghost/' "$NOTES"
 	SERIES_DIR=$dir check "$NOTES"
 	[ "$status" -eq 0 ]
 	l=$(line_of '^## Series ghost \(pending\)')
@@ -157,28 +158,37 @@ series_copy() {
 @test "maintainers-notes: the merge order names every series once, after its base" {
 	local dir l
 	dir=$(series_copy)
-	# nsig will sit on vstatus: listing it first is wrong.
-	[[ -d $dir/nsig ]] || { mkdir "$dir/nsig" && : >"$dir/nsig/series"; }
-	echo vstatus >"$dir/nsig/base"
+	# nsig sits on vstatus-6.1: listing it first is wrong.
+	[ "$(cat "$dir/nsig/base")" = vstatus-6.1 ]
 	l=$(line_of '^```merge-order')
-	sed -i "$((l + 1))s/^1\\. vstatus/1. nsig/; $((l + 2))s/^2\\. nsig/2. vstatus/" "$NOTES"
+	sed -i "$((l + 2))s/^2\\. vstatus-6\\.1/2. nsig/; $((l + 3))s/^3\\. nsig/3. vstatus-6.1/" "$NOTES"
 	SERIES_DIR=$dir check "$NOTES"
 	[ "$status" -eq 1 ]
-	[[ $output == *":$l: merge order: nsig is applied on vstatus (series/nsig/base), so vstatus merges first"* ]]
+	[[ $output == *":$l: merge order: nsig is applied on vstatus-6.1 (series/nsig/base), so vstatus-6.1 merges first"* ]]
 	cp "$WS/MAINTAINERS-notes.md" "$NOTES"
-	sed -i "$((l + 2))d" "$NOTES"
+	sed -i "$((l + 3))d" "$NOTES"
 	check "$NOTES"
 	[ "$status" -eq 1 ]
 	[[ $output == *":$l: merge order: series nsig is not in it"* ]]
+}
+
+@test "maintainers-notes: a branch that is not on the base its series/ names fails at once, naming it" {
+	local dir
+	dir=$(series_copy)
+	# nsig's branch is on vstatus-6.1, not on vstatus (6.12).
+	echo vstatus >"$dir/nsig/base"
+	SERIES_DIR=$dir run timeout 300 "$WS/tests/tree/maintainers-notes.sh"
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ $output == *"series nsig: branch nsig is not on vstatus (series/nsig/base): apply it again"* ]]
 }
 
 @test "maintainers-notes: the cover letter's To/Cc are the notes' recipients, cc-again and get_maintainer.pl's names" {
 	local dir cover author
 	dir=$(series_copy)
 	cover=$dir/vstatus/cover-letter
-	# The author is named (reviewer of TTY STATUS LINE) but is no recipient.
+	# The author is no recipient: b4 and the check leave them out.
 	author=$(git -C "$TREE" log -1 --format=%ae vstatus)
-	grep -qiF "<$author> (reviewer:TTY STATUS LINE (VSTATUS))" "$NOTES"
 	run grep -qiF "$author" "$cover"
 	[ "$status" -eq 1 ]
 	# Drop one of each kind from the cover letter, add a stranger, and
@@ -197,16 +207,16 @@ series_copy() {
 }
 
 @test "maintainers-notes: a series on another series is checked from the base its series/ names" {
-	local dir scratch c b
+	local dir scratch c
 	# A scratch repository that shares the tree's objects, with branches
-	# linux-source, vstatus and nsig as in the tree and a one-patch series
-	# "demo" on vstatus: the tree's own branches are left alone.
+	# every branch of the tree (the distro bases and the series) and a
+	# one-patch series "demo" on vstatus: the tree's own branches are left
+	# alone.
 	scratch=$BATS_TEST_TMPDIR/tree
 	git init -q "$scratch"
 	echo "$TREE/.git/objects" >"$scratch/.git/objects/info/alternates"
-	for b in linux-source vstatus nsig; do
-		git -C "$scratch" update-ref "refs/heads/$b" "$(git -C "$TREE" rev-parse "refs/heads/$b")"
-	done
+	git -C "$TREE" for-each-ref --format='update %(refname) %(objectname)' refs/heads/ |
+		git -C "$scratch" update-ref --stdin
 	# A fixed date, so that the commit, and get_maintainer.pl's answers for
 	# it in MN_CACHE, are the same from one run to the next.
 	export GIT_AUTHOR_DATE="2024-01-01T00:00:00Z" GIT_COMMITTER_DATE="2024-01-01T00:00:00Z"
@@ -218,7 +228,7 @@ series_copy() {
 	echo vstatus >"$dir/demo/base"
 	: >"$dir/demo/series"
 	printf '%s\n' '' '## Series demo: a test series on vstatus' '' >>"$NOTES"
-	sed -i 's/^2\. nsig: .*/&\n3. demo/' "$NOTES"
+	sed -i 's/^3\. nsig: .*/&\n4. demo/' "$NOTES"
 	TREE=$scratch SERIES_DIR=$dir check "$NOTES"
 	[ "$status" -eq 1 ]
 	# One patch (1/1, not 7/7): demo is counted from vstatus.
@@ -242,5 +252,5 @@ series_copy() {
 	sed -i 's/^Cc: \(linux-kernel@vger.kernel.org\)$/To: \1/' "$dir/demo/cover-letter"
 	TREE=$scratch SERIES_DIR=$dir check "$NOTES"
 	[ "$status" -eq 0 ]
-	[[ $output == *": vstatus nsig demo" ]]
+	[[ $output == *": vstatus vstatus-6.1 nsig demo" ]]
 }

@@ -369,6 +369,12 @@ check_series() {
 		return 0
 	fi
 	head=$(git_tree rev-parse "refs/heads/$name^{commit}")
+	# A branch that is not on the base its series/ names would count the
+	# base's own import commits as patches (a whole kernel each).
+	if ! git_tree merge-base --is-ancestor "$base" "$head"; then
+		problem "${sec_line[$name]}" "series $name: branch $name is not on $base (series/$name/base): apply it again"
+		return 0
+	fi
 	mapfile -t commits < <(git_tree rev-list --reverse "$base..$head")
 	n=${#commits[@]}
 	prefetch "$base" "$head" "${commits[@]}"
@@ -528,6 +534,8 @@ print_series() {
 	has_branch "$name" || { echo "no branch $name in $tree" >&2; return 1; }
 	base=$(series_base "$name")
 	head=$(git_tree rev-parse "refs/heads/$name^{commit}")
+	git_tree merge-base --is-ancestor "$base" "$head" ||
+		{ echo "branch $name is not on $base (series/$name/base): apply it again" >&2; return 1; }
 	mapfile -t commits < <(git_tree rev-list --reverse "$base..$head")
 	n=${#commits[@]}
 	prefetch "$base" "$head" "${commits[@]}"
