@@ -23,16 +23,10 @@ base_commit() {
 }
 
 # root_branch NAME: the distro branch series NAME sits on, through the
-# series its base file names: linux-source for KVER's version (6.1 unless
-# KVER says otherwise), linux-source-X.Y for another.
+# series its base file names: lib.sh's root_base, in a bash of its own.
 root_branch() {
-	local b
-	b=$(tr -d '[:space:]' <"$WS/series/$1/base")
-	while [[ $b != linux-source* ]]; do
-		b=$(tr -d '[:space:]' <"$WS/series/$b/base")
-	done
-	[[ $b != "linux-source-${KVER:-6.1}" ]] || b=linux-source
-	echo "$b"
+	# shellcheck disable=SC2016 # expanded by that bash
+	SERIES_DIR=$WS/series bash -c 'source "$1" && root_base "$2"' root_branch "$WS/scripts/lib.sh" "$1"
 }
 
 # tree_commit BASE SUBJECT EDIT: a commit on BASE with message SUBJECT (plus
