@@ -220,6 +220,16 @@ artifact_done() {
 	fi
 }
 
+# build_killed RC LOG: the kernel make ended by a signal, its own (RC past
+# 128) or a recipe's (make's "Interrupt", "Terminated" or "Killed" for a
+# recipe that died of SIGINT, SIGTERM or SIGKILL, or "Error 130", 143 or
+# 137 from a sub-make that did): a Ctrl-C that reached only part of the
+# run, the OOM killer.  That says nothing about the commit, and stored as
+# its failure it would be taken for one by every later run.
+build_killed() {
+	(($1 > 128)) || grep -qE '(\] (Interrupt|Terminated|Killed)|Error (130|137|143))$' "$2"
+}
+
 # build_commit SHA ART: build into $OUT, leave the result in ART, the
 # commit's artifact_dir (its name ends in the config key).  Prints nothing; the artifact's 'result' file holds "status seconds detail".
 # Returns non-zero only when the workspace itself failed (a checkout, a copy):
@@ -241,6 +251,10 @@ build_commit() {
 		kmake clean >>"$tmp/build.log" 2>&1 || true
 	fi
 	kmake_with_heartbeat "$tmp/build.log" -k -j"$JOBS" "$BUILD_TARGET" || rc=$?
+	if build_killed "$rc" "$tmp/build.log"; then
+		warn "the build of ${sha:0:12} was killed by a signal (see $tmp/build.log): nothing is stored, the next run builds it again"
+		return 1
+	fi
 	if ((rc == 0)); then
 		kmake headers_install >>"$tmp/build.log" 2>&1 || rc=$?
 	fi

@@ -436,6 +436,19 @@ import_fixture() {
 	[[ $(results_row one 1 build) == pass* ]]
 }
 
+@test "a build whose recipe was killed by a signal stores nothing; the next run builds it" {
+	import_fixture
+	make_series one linux-source "a.c:int a;:fixture: add a"
+	ws apply.sh
+	FAKE_BUILD_KILLED=1 run ws build.sh series
+	[ "$status" -ne 0 ]
+	[[ $output == *"was killed by a signal"*"nothing is stored"* ]]
+	[ -z "$(ls "$WORKDIR"/artifacts/smoke/*/result 2>/dev/null)" ]
+	run ws build.sh series
+	[ "$status" -eq 0 ]
+	[[ $(results_row one 1 build) == pass* ]]
+}
+
 @test "a built kernel is cached with its .config; one cached without it is built again" {
 	import_fixture
 	make_series one linux-source "a.c:int a;:fixture: add a"
