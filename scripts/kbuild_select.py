@@ -19,10 +19,14 @@ counts when the composite does.  What cannot be decided (a condition on
 another variable, an object no line names, as when a variable makes its
 name) counts as built: the compiler decides, except that a $(BITS) word
 that names it only for the other word size leaves it out.
-Two exceptions drop an object: a directory below the top level with no
+Three exceptions drop an object: a directory below the top level with no
 Makefile (its objects are built through another directory's, as
-virt/kvm/ is through arch/*/kvm/), and arch/*/boot/ (the boot image's own rules, not kbuild's
-single-object targets).
+virt/kvm/ is through arch/*/kvm/), arch/*/boot/ (the boot image's own rules, not kbuild's
+single-object targets), and asm-offsets.o and kernel/bounds.o (the
+top-level Kbuild compiles their .c to assembly, in prepare, for the
+generated offsets headers; assembled as objects, some architectures'
+assemblers refuse the markers in them: powerpc's "instruction address is
+not a multiple of 4").
 """
 
 import os
@@ -242,6 +246,9 @@ class Tree:
     def select(self, obj):
         """(keep, why) for OBJ, a path relative to the tree."""
         parts = obj.split("/")
+        if parts[-1] == "asm-offsets.o" or obj == "kernel/bounds.o":
+            return (False, f"{obj[:-2]}.c is compiled to assembly for a generated "
+                           "header by the top-level Kbuild, in prepare, not as an object")
         if len(parts) > 2 and parts[0] == "arch" and parts[2] == "boot":
             return (False, f"arch/{parts[1]}/boot/ is built by the boot image's "
                            "own rules, not as a kernel object")
