@@ -4,7 +4,8 @@
 ///
 ///  - a local sigset_t used before it is initialised on some path: its
 ///    address passed to anything but an initialiser (sigemptyset(),
-///    sigfillset(), [compat_]siginitset[inv](), memset(), memcpy(),
+///    sigfillset(), [compat_]siginitset[inv](), nsig v3's
+///    siginitset[inv]_list(), memset(), memcpy(),
 ///    [__]copy_from_user(), get_compat_sigset(), copy_[compat_]sigset_from_
 ///    user(), [do_]sigpending(), the destination of sig{and,or,andn}sets(),
 ///    the old set of sigprocmask(), a [__]get_user() into it), or a word
@@ -39,6 +40,7 @@ virtual report
 typedef sigset_t;
 identifier s;
 identifier init = {sigemptyset, sigfillset, siginitset, siginitsetinv,
+		   siginitset_list, siginitsetinv_list,
 		   compat_siginitset, compat_siginitsetinv,
 		   memset, memcpy, copy_from_user, __copy_from_user,
 		   get_compat_sigset, copy_sigset_from_user,
@@ -159,7 +161,7 @@ def emit(p, msg, org):
 		coccilib.report.print_report(p[0], msg)
 
 
-_INIT_RE = r"\b(sigemptyset|sigfillset|siginitset|siginitsetinv|memset|memcpy|__copy_from_user|copy_from_user|get_compat_sigset|copy_sigset_from_user|copy_compat_sigset_from_user|do_sigpending|sigpending|sigandsets|sigorsets|sigandnsets)\s*\(\s*&\s*%s\b"
+_INIT_RE = r"\b(sigemptyset|sigfillset|siginitset|siginitsetinv|siginitset_list|siginitsetinv_list|memset|memcpy|__copy_from_user|copy_from_user|get_compat_sigset|copy_sigset_from_user|copy_compat_sigset_from_user|do_sigpending|sigpending|sigandsets|sigorsets|sigandnsets)\s*\(\s*&\s*%s\b"
 
 def init_earlier_on_line(p, s):
 	# The control-flow graph has one node per statement, so in

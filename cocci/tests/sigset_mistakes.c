@@ -162,3 +162,14 @@ static int term_is_pending(void)
 
 	return !sigpending(&pending) && sigismember(&pending, SIGTERM);
 }
+
+/* negative: nsig v3's list forms initialise the whole set */
+static void flush_listed(struct task_struct *p)
+{
+	sigset_t a, b;
+
+	siginitset_list(&a, SIGKILL, SIGSTOP);
+	flush_sigqueue_mask(&a, &p->pending);
+	siginitsetinv_list(&b, SIGKILL);
+	flush_sigqueue_mask(&b, &p->pending);
+}
