@@ -328,10 +328,7 @@ kunit_expected() {
 # A kernel with KUnit built in runs its suites at boot, and a suite that
 # ran taints the kernel with TAINT_TEST (N): the guest's taint test allows
 # that letter, and only for such a kernel (ws.taint_allow=N).
-#
-# A kernel without CONFIG_COMPAT (arm64's) boots with ws.compat=0: the guest
-# tests cannot see the .config, and nsig_debug.c then wants no compat sysctls.
-# x86_64's kernels have IA32_EMULATION.
+
 kernel_cmdline() {
 	local -a args=()
 	[[ -f $1/config ]] || return 0
@@ -343,7 +340,6 @@ kernel_cmdline() {
 	# says nothing about the commit; virtual machines commonly skip it.
 	grep -qx 'CONFIG_X86_IO_APIC=y' "$1/config" && args+=(no_timer_check)
 	grep -qx 'CONFIG_KUNIT=y' "$1/config" && args+=(ws.taint_allow=N)
-	grep -qx 'CONFIG_COMPAT=y' "$1/config" || args+=(ws.compat=0)
 	((${#args[@]} == 0)) || echo "${args[*]}"
 }
 

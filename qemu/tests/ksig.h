@@ -24,6 +24,9 @@
  *	KSIG_SIGSET_BYTES	sizeof the 64-bit kernel's sigset_t
  *	KSIG_HAVE_AT_SIGSET_SZ	1 if <linux/auxvec.h> defines AT_SIGSET_SZ
  *	KSIG_AT_SIGSET_SZ	its value (0 if absent)
+ *	KSIG_UC_SIGMASK_EXT	x86-64's uc_flags bit for the signal mask past
+ *				64 after the siginfo (<asm/ucontext.h>, or
+ *				0x8 where the headers lack it)
  *
  * Masks are plain byte arrays (struct ksig_set): signal n is bit (n - 1) % 8
  * of byte (n - 1) / 8, which is the kernel's layout of sigset_t and of
@@ -77,9 +80,14 @@ enum { KSIG_SIGINFO = 0 };
 #endif
 
 /*
- * x86's uapi header does not define _NSIG (the asm-generic one does), and up
- * to the nsig series its SIGRTMAX was "_NSIG", the kernel's 64.  The
- * kernel's _NSIG is the largest signal number: SIGINFO once it exists.
+ * The kernel's _NSIG is the largest signal number, and no uapi header
+ * says it outright: x86's does not define _NSIG, and up to the nsig series
+ * its SIGRTMAX was "_NSIG", the kernel's 64; the asm-generic one (arm64)
+ * keeps _NSIG at the 64 signals user space's sigset_t holds even once the
+ * kernel has 65 (its 65 is under __KERNEL__ only).  SIGRTMAX is 64 and
+ * SIGINFO 65 in both.  So take the largest of _NSIG where defined,
+ * SIGRTMAX and SIGINFO where defined: a header's _NSIG alone would make an
+ * arm64 kernel with SIGINFO one of 64 signals.
  */
 #ifdef _NSIG
 enum { KSIG_SIGRTMAX = SIGRTMAX, KSIG_NSIG_HDR = _NSIG };
@@ -88,10 +96,11 @@ enum { KSIG_SIGRTMAX = SIGRTMAX, KSIG_NSIG_HDR = _NSIG };
 enum { KSIG_SIGRTMAX = SIGRTMAX, KSIG_NSIG_HDR = 0 };
 #endif
 enum {
-	KSIG_NSIG = (int)KSIG_NSIG_HDR ? (int)KSIG_NSIG_HDR :
-		    (int)KSIG_SIGINFO > (int)KSIG_SIGRTMAX ? (int)KSIG_SIGINFO :
-		    (int)KSIG_SIGRTMAX,
-	/* an x86-64 kernel's sigset_t: _NSIG bits in 64-bit words */
+	KSIG_NSIG_NOINFO = (int)KSIG_NSIG_HDR > (int)KSIG_SIGRTMAX ?
+			  (int)KSIG_NSIG_HDR : (int)KSIG_SIGRTMAX,
+	KSIG_NSIG = (int)KSIG_SIGINFO > (int)KSIG_NSIG_NOINFO ?
+		    (int)KSIG_SIGINFO : (int)KSIG_NSIG_NOINFO,
+	/* a 64-bit kernel's sigset_t: _NSIG bits in 64-bit words */
 	KSIG_SIGSET_BYTES = (KSIG_NSIG + 63) / 64 * 8,
 };
 
@@ -160,6 +169,36 @@ enum {
 #undef SIG_ERR
 #undef sa_handler
 #undef sa_sigaction
+
+/*
+ * x86-64's uc_flags bit that says the frame has the signal mask past the
+ * first 64 signals after its siginfo (the 64-bit uc_sigmask holds only
+ * those 64).  <asm/ucontext.h> only for its macros: its struct ucontext
+ * would want the uapi sigset_t, stack_t and struct sigcontext, which clash
+ * with glibc's, so asm-generic/ucontext.h is kept out as <linux/time.h> is
+ * above.
+ */
+#ifdef __x86_64__
+#ifndef __ASM_GENERIC_UCONTEXT_H
+#define __ASM_GENERIC_UCONTEXT_H
+#define KSIG_SKIPPED_ASM_GENERIC_UCONTEXT_H
+#endif
+#include <asm/ucontext.h>
+#ifdef KSIG_SKIPPED_ASM_GENERIC_UCONTEXT_H
+#undef __ASM_GENERIC_UCONTEXT_H
+#undef KSIG_SKIPPED_ASM_GENERIC_UCONTEXT_H
+#endif
+#endif /* __x86_64__ */
+#ifdef UC_SIGMASK_EXT
+enum { KSIG_UC_SIGMASK_EXT = UC_SIGMASK_EXT };
+#else
+/* the value the series gives it; no kernel without it sets the bit */
+enum { KSIG_UC_SIGMASK_EXT = 0x8 };
+#endif
+#undef UC_FP_XSTATE
+#undef UC_SIGCONTEXT_SS
+#undef UC_STRICT_RESTORE_SS
+#undef UC_SIGMASK_EXT
 
 /* <linux/auxvec.h> agrees with glibc's <elf.h>: it may stay. */
 #include <linux/auxvec.h>

@@ -2,12 +2,11 @@
 /*
  * nsig.h - what the nsig guest tests share, one program an area of the
  * "nsig" series (variable sigsetsize for the rt_sig*() calls, AT_SIGSET_SZ,
- * the 65th signal SIGINFO, PTRACE_{GET,SET}SIGMASK sizes,
- * CONFIG_SIGNALS_DEBUG and SIGINFO on the VSTATUS (^T) character):
+ * the 65th signal SIGINFO, PTRACE_{GET,SET}SIGMASK sizes and SIGINFO on
+ * the VSTATUS (^T) character):
  *	nsig_sizes.c	sigsetsize 8..128 of every call, no leaks, the auxv entry
  *	nsig_info.c	SIGINFO: pending, handlers, default ignore, frames
  *	nsig_ptrace.c	PTRACE_GETSIGMASK and PTRACE_SETSIGMASK sizes
- *	nsig_debug.c	CONFIG_SIGNALS_DEBUG's sysctls and /proc/<pid>/signal
  *	nsig_tty.c	^T sends SIGINFO after the status line
  *
  * Each is built against the uapi headers of the kernel under test.  What
@@ -17,20 +16,25 @@
  *	SIGINFO (<asm/signal.h>, via ksig.h)	the SIGINFO cases and bit 65
  *	VSTATUS, NOKERNINFO (<asm/termbits.h>)	^T sends SIGINFO
  * sigsetsize 8 is what every libc passes: it is tested everywhere.
- * /proc/sys/kernel/max_signal tells at run time whether the kernel was
- * built with CONFIG_SIGNALS_DEBUG; without it those cases are skipped.
  *
  * Every system call is raw (syscall()), so that libc's idea of the number
  * of signals (glibc refuses signal 65) and of sigsetsize does not hide the
  * kernel's answer.  Masks are byte arrays (ksig.h).  Masks the kernel
  * writes back land in a buffer prefilled with 0xa5: the bytes between the
  * kernel's sigset_t and sigsetsize must come back zero (no kernel stack),
- * the bytes past sigsetsize untouched.
+ * the bytes past sigsetsize untouched.  Masks passed in have every bit
+ * past the kernel's last signal set (make_mask()): the kernel must drop
+ * them.  A mask too short to name SIGINFO (8 bytes) that replaces the
+ * blocked set (SIG_SETMASK, rt_sigsuspend(), the temporary masks of
+ * ppoll() and the like, PTRACE_SETSIGMASK) keeps SIGINFO blocked or
+ * unblocked as it was; one that adds to or takes from it (SIG_BLOCK,
+ * SIG_UNBLOCK, sa_mask, signalfd, rt_sigtimedwait) has no SIGINFO in it.
  *
  * Every blocking step is guarded by alarm() (the SIGALRM handler has no
  * SA_RESTART, so a call that never completes returns EINTR and the case
  * fails) or by a poll() timeout.  glibc's raise() and sigprocmask() pass 8
- * bytes and would drop a blocked SIGINFO (zero extension): kill() and raw
+ * bytes, which makes what they do to a blocked SIGINFO the short mask rule
+ * under test rather than something a case can build on: kill() and raw
  * calls are used instead.
  *
  * A program includes this first.  Its plan is the size of its own case
@@ -79,15 +83,38 @@ static volatile int seen_code[KSIG_BUF];
 static volatile int seen_val[KSIG_BUF];
 static volatile int seen_pid[KSIG_BUF];
 
-/* Snapshots taken by the handler for snap_sig, and edits of its frame. */
+/*
+ * Snapshots taken by the handler for snap_sig, and edits of its frame.
+ *
+ * Where the frame keeps the mask: the native x86-64 frame's uc_sigmask
+ * holds the first 64 signals only, in its place from before the series,
+ * and the rest of the kernel's sigset_t (SIGINFO's word) follows the
+ * struct siginfo, with UC_SIGMASK_EXT in uc_flags; rt_sigreturn() reads
+ * that word only with the flag.  arm64 (and the other asm-generic 64-bit
+ * frames) hold the whole mask in uc_sigmask, which has room for 1024
+ * signals.  snap_frame is the mask the frame holds, from either place.
+ */
 static volatile int snap_sig;
 static struct ksig_set snap_blocked;		/* blocked inside the handler */
-static struct ksig_set snap_frame;		/* uc_sigmask of the frame */
+static struct ksig_set snap_frame;		/* the frame's signal mask */
+static volatile unsigned long snap_uc_flags;	/* the frame's uc_flags */
+static volatile long snap_si_off;		/* siginfo - uc_sigmask, bytes */
 static volatile int frame_add, frame_del;	/* signals to edit in */
+static volatile int frame_drop_ext;		/* clear UC_SIGMASK_EXT (x86-64) */
+
+/* The byte of the frame's mask that holds sig, or NULL if it has none. */
+static inline unsigned char *frame_byte(unsigned char *m, unsigned char *ext, int sig)
+{
+	if (sig <= 64)
+		return m + (sig - 1) / 8;
+	return ext ? ext + (sig - 65) / 8 : NULL;
+}
+
 static inline void on_sig(int sig, siginfo_t *si, void *ctx)
 {
 	ucontext_t *uc = ctx;
 	unsigned char *m = (unsigned char *)&uc->uc_sigmask;
+	unsigned char *ext, *b;
 
 	if (sig <= 0 || sig >= KSIG_BUF)
 		return;
@@ -99,13 +126,31 @@ static inline void on_sig(int sig, siginfo_t *si, void *ctx)
 		return;
 	ksig_fill(&snap_blocked, 0);
 	ksig_procmask(SIG_BLOCK, NULL, &snap_blocked, ksz);
+	snap_uc_flags = uc->uc_flags;
+	snap_si_off = (long)((unsigned char *)si - m);
+#ifdef __x86_64__
+	/* without the flag the frame has no mask past 64: fp state follows */
+	ext = uc->uc_flags & KSIG_UC_SIGMASK_EXT ?
+	      (unsigned char *)si + sizeof(siginfo_t) : NULL;
+#else
+	/* the whole mask in uc_sigmask (arm64: room for 1024 signals) */
+	ext = m + 8;
+#endif
 	ksig_fill(&snap_frame, 0);
-	memcpy(snap_frame.b, m, ksz);
-	/* The x86-64 frame holds the kernel's sigset_t: ksz bytes. */
-	if (frame_add)
-		m[(frame_add - 1) / 8] |= 1u << ((frame_add - 1) % 8);
-	if (frame_del)
-		m[(frame_del - 1) / 8] &= ~(1u << ((frame_del - 1) % 8));
+	memcpy(snap_frame.b, m, 8);
+	if (ext)
+		memcpy(snap_frame.b + 8, ext, ksz - 8);
+	b = frame_add ? frame_byte(m, ext, frame_add) : NULL;
+	if (b)
+		*b |= 1u << ((frame_add - 1) % 8);
+	b = frame_del ? frame_byte(m, ext, frame_del) : NULL;
+	if (b)
+		*b &= ~(1u << ((frame_del - 1) % 8));
+#ifdef __x86_64__
+	/* a frame built by user space without the mask past 64 (CRIU's) */
+	if (frame_drop_ext)
+		uc->uc_flags &= ~(unsigned long)KSIG_UC_SIGMASK_EXT;
+#endif
 }
 
 /*
@@ -164,8 +209,11 @@ static inline void reset(void)
 		seen_pid[i] = 0;
 	}
 	snap_sig = 0;
+	snap_uc_flags = 0;
+	snap_si_off = 0;
 	frame_add = 0;
 	frame_del = 0;
+	frame_drop_ext = 0;
 }
 
 static inline int block_sigs(const int *sigs, int n)
@@ -199,20 +247,22 @@ static inline int info_for(size_t size)
 }
 
 /*
- * A mask to pass in: the signals in sigs plus 0xff in every byte past the
- * kernel's sigset_t (up to size), which the kernel must ignore.
+ * A mask to pass in: the signals in sigs plus every bit past the kernel's
+ * last signal (up to size), which the kernel must ignore: the bytes past
+ * its sigset_t, and the bits of its sigset_t past _NSIG (66..128 with
+ * SIGINFO), which name no signal and must not be stored.
  */
 static inline void make_mask(struct ksig_set *s, size_t size, const int *sigs, int n)
 {
-	size_t i;
+	size_t bit;
 	int k;
 
 	ksig_empty(s);
 	for (k = 0; k < n; k++)
 		if (sigs[k])
 			ksig_add(s, sigs[k]);
-	for (i = ksz; i < size; i++)
-		s->b[i] = 0xff;
+	for (bit = KSIG_NSIG; bit < size * 8; bit++)
+		s->b[bit / 8] |= 1u << (bit % 8);
 }
 
 /*
@@ -295,23 +345,29 @@ static inline void result(int r, const char *fmt, const char *name)
 		ksft_test_result_pass(fmt, name);
 }
 
-/* A case that runs from a clean state (reset()) and fails with why. */
+/*
+ * A case that runs from a clean state (reset()) and fails with why; skip,
+ * if set, says why it cannot run on this architecture.
+ */
 struct nsig_case {
 	const char *name;
 	int (*fn)(void);
+	const char *skip;
 };
 
 /*
  * Each of the n cases, reset() before and after; where the kernel lacks
- * what they test (skip is its reason), each is a skip saying so.
+ * what they test (skip is its reason), each is a skip saying so, and so is
+ * a case that cannot run here (its own skip).
  */
 static inline void run_cases(const struct nsig_case *cases, size_t n, const char *skip)
 {
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		if (skip) {
-			ksft_test_result_skip("%s (%s)\n", skip, cases[i].name);
+		if (skip || cases[i].skip) {
+			ksft_test_result_skip("%s (%s)\n", skip ? skip : cases[i].skip,
+					      cases[i].name);
 			continue;
 		}
 		reset();

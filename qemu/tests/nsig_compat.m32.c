@@ -22,9 +22,12 @@
  * pinned to 64; see the series' kernel/compat.c and
  * include/asm-generic/compat.h): bytes past the first 8 are ignored on the
  * way in and zero on the way out, so a 32-bit program can catch SIGINFO (65)
- * but not block it.  Those are the semantics checked here.  No 32-bit
- * signal frame may leave stale bits in the blocked mask past the first 64
- * signals: after 32-bit handlers return, SIGINFO must still be deliverable.
+ * but not block it.  Those are the semantics checked here.  A compat mask
+ * that replaces the blocked set (SIG_SETMASK, at any sigsetsize) cannot
+ * name SIGINFO and keeps it as it was, which for a task that cannot block
+ * it is unblocked.  No 32-bit signal frame may leave stale bits in the
+ * blocked mask past the first 64 signals: after 32-bit handlers return,
+ * SIGINFO must still be deliverable.
  *
  * Raw calls through glibc's 32-bit syscall() (i386: int $0x80 or the
  * vDSO's sysenter; arm: svc 0; each enters the compat syscall table).
@@ -893,9 +896,10 @@ static int info_not_blockable(void)
  * 32-bit tasks have 64 signals: whatever they pass in (rt_sigprocmask,
  * sigprocmask, rt_sigaction's sa_mask) and whatever their frames restore
  * (sigreturn, rt_sigreturn) must leave the blocked bits past 64 clear, not
- * filled from the kernel stack.  After each of those, over many rounds,
- * SIGINFO must still come straight through, also from inside a handler
- * whose sa_mask came from user space.
+ * filled from the kernel stack (a SIG_SETMASK keeps them as they were:
+ * clear here, where nothing blocked SIGINFO).  After each of those, over
+ * many rounds, SIGINFO must still come straight through, also from inside
+ * a handler whose sa_mask came from user space.
  */
 static int info_no_stale_bits(void)
 {

@@ -2,8 +2,11 @@
 /*
  * nsig_info.c - SIGINFO, the 65th signal: pending and taken by
  * rt_sigtimedwait(), SA_SIGINFO handlers, not queued like a realtime
- * signal, ignored by default, bit 65 in the frame's uc_sigmask and in
- * sa_mask.
+ * signal, ignored by default, bit 65 in the signal frame and in sa_mask.
+ * The native x86-64 frame keeps its 8-byte uc_sigmask where it was and
+ * puts bit 65 after the siginfo, flagged by UC_SIGMASK_EXT in uc_flags; a
+ * frame without the flag (one user space built) restores SIGINFO
+ * unblocked.  arm64's uc_sigmask holds the whole mask (nsig.h, on_sig()).
  *
  * What the nsig programs share, and how they treat headers and kernels
  * without the series: nsig.h.
@@ -151,6 +154,31 @@ static int info_default_ignore(void)
 	return 0;
 }
 
+#ifdef __x86_64__
+#define MASK_PAST_64	"the mask word after the siginfo"
+#else
+#define MASK_PAST_64	"uc_sigmask bytes 8..15"
+#endif
+
+/*
+ * x86-64: the frame the kernel built says with UC_SIGMASK_EXT that the
+ * mask past 64 follows the siginfo (without it on_sig() neither sees nor
+ * edits bit 65), and the siginfo is where it always was, right after the
+ * 8-byte uc_sigmask: a frame whose uc_sigmask grew in place would move it.
+ */
+static int check_frame_flags(void)
+{
+#ifdef __x86_64__
+	if (snap_si_off != 8)
+		return failf("the siginfo is %ld bytes past uc_sigmask, want 8: the 64-bit frame's layout moved",
+			     snap_si_off);
+	if (!(snap_uc_flags & KSIG_UC_SIGMASK_EXT))
+		return failf("uc_flags %#lx lack UC_SIGMASK_EXT (%#x): the frame has no mask past 64",
+			     snap_uc_flags, KSIG_UC_SIGMASK_EXT);
+#endif
+	return 0;
+}
+
 static int info_frame(void)
 {
 	int sig = KSIG_SIGINFO;
@@ -166,8 +194,10 @@ static int info_frame(void)
 	snap_sig = 0;
 	if (seen[SIGUSR1] != 1)
 		return failf("SIGUSR1 handler ran %d times", seen[SIGUSR1]);
+	if (check_frame_flags())
+		return -1;
 	if (!ksig_has(&snap_frame, sig))
-		return failf("uc_sigmask lacks bit 65 (bytes 8..15: %02x %02x ...)",
+		return failf("the frame's mask lacks bit 65 (" MASK_PAST_64 ": %02x %02x ...)",
 			     snap_frame.b[8], snap_frame.b[9]);
 	if (ksig_has(&snap_frame, SIGUSR1))
 		return failf("uc_sigmask has SIGUSR1: not the mask from before the handler");
@@ -175,8 +205,8 @@ static int info_frame(void)
 		unsigned char want = i == (size_t)(sig - 1) / 8 ? 1u << ((sig - 1) % 8) : 0;
 
 		if (snap_frame.b[i] != want)
-			return failf("uc_sigmask byte %zu is 0x%02x, want 0x%02x", i,
-				     snap_frame.b[i], want);
+			return failf("the frame's mask byte %zu is 0x%02x, want 0x%02x%s", i,
+				     snap_frame.b[i], want, i >= 8 ? " (" MASK_PAST_64 ")" : "");
 	}
 	if (!ksig_has(&snap_blocked, sig) || !ksig_has(&snap_blocked, SIGUSR1))
 		return failf("blocked inside the handler lacks SIGINFO or SIGUSR1");
@@ -202,10 +232,12 @@ static int info_sa_mask(void)
 	kill(getpid(), SIGUSR1);
 	if (seen[SIGUSR1] != 1)
 		return failf("SIGUSR1 handler ran %d times", seen[SIGUSR1]);
+	if (check_frame_flags())
+		return -1;
 	if (!ksig_has(&snap_blocked, sig))
 		return failf("SIGINFO not blocked inside the handler (sa_mask)");
 	if (ksig_has(&snap_frame, sig))
-		return failf("uc_sigmask has SIGINFO, which was not blocked before");
+		return failf("the frame's mask has SIGINFO, which was not blocked before");
 	get_blocked(&cur);
 	if (ksig_has(&cur, sig))
 		return failf("SIGINFO still blocked after the handler returned");
@@ -216,11 +248,57 @@ static int info_sa_mask(void)
 	frame_add = 0;
 	get_blocked(&cur);
 	if (!ksig_has(&cur, sig))
-		return failf("bit 65 set in uc_sigmask, but SIGINFO not blocked after sigreturn");
+		return failf("bit 65 set in the frame (" MASK_PAST_64 "), but SIGINFO not blocked after sigreturn");
 	/* blocked for real: a kill() stays pending */
 	kill(getpid(), sig);
 	if (seen[sig])
 		return failf("SIGINFO delivered although blocked by the frame");
+	return 0;
+}
+
+/*
+ * x86-64: a frame without UC_SIGMASK_EXT, as user space builds one (CRIU's
+ * restorer), has no mask past 64, and what follows its siginfo is not one:
+ * rt_sigreturn() must restore the signals past 64 unblocked, and the first
+ * 64 from uc_sigmask as always.  SIGINFO is blocked and pending before the
+ * handler, and its word after the siginfo still has it when the handler
+ * clears the flag; sigreturn must unblock and so deliver it.  A low edit
+ * (SIGRTMIN+2) shows uc_sigmask still counts.
+ */
+static int info_frame_no_ext(void)
+{
+	int sig = KSIG_SIGINFO, blk[] = { SIGUSR2, KSIG_SIGINFO };
+	struct ksig_set cur;
+
+	block_sigs(blk, 2);
+	kill(getpid(), sig);
+	if (seen[sig])
+		return failf("SIGINFO delivered although blocked");
+	snap_sig = SIGUSR1;
+	frame_drop_ext = 1;
+	frame_add = SIGRT2;
+	kill(getpid(), SIGUSR1);
+	snap_sig = 0;
+	frame_drop_ext = 0;
+	frame_add = 0;
+	if (seen[SIGUSR1] != 1)
+		return failf("SIGUSR1 handler ran %d times", seen[SIGUSR1]);
+	if (check_frame_flags())
+		return -1;
+	if (!ksig_has(&snap_frame, sig))
+		return failf("the frame's mask lacks bit 65 (" MASK_PAST_64 ": %02x): nothing for the cleared flag to hide",
+			     snap_frame.b[8]);
+	get_blocked(&cur);
+	if (ksig_has(&cur, sig))
+		return failf("SIGINFO still blocked after sigreturn from a frame without UC_SIGMASK_EXT");
+	if (!ksig_has(&cur, SIGUSR2) || !ksig_has(&cur, SIGRT2) || ksig_has(&cur, SIGUSR1))
+		return failf("the first 64 signals not restored from uc_sigmask: SIGUSR2 %s, SIGRTMIN+2 %s (added in the frame), SIGUSR1 %s",
+			     ksig_has(&cur, SIGUSR2) ? "blocked" : "unblocked",
+			     ksig_has(&cur, SIGRT2) ? "blocked" : "unblocked",
+			     ksig_has(&cur, SIGUSR1) ? "blocked" : "unblocked");
+	if (seen[sig] != 1)
+		return failf("the pending SIGINFO ran its handler %d times after sigreturn unblocked it, want 1",
+			     seen[sig]);
 	return 0;
 }
 
@@ -233,10 +311,16 @@ static const struct nsig_case info_cases[] = {
 	  info_once },
 	{ "SIGINFO: default action is ignore, a child survives it",
 	  info_default_ignore },
-	{ "SIGINFO: bit 65 is in the frame's uc_sigmask and restored from it",
+	{ "SIGINFO: bit 65 is in the frame (x86-64: after the siginfo, with UC_SIGMASK_EXT) and restored from it",
 	  info_frame },
-	{ "SIGINFO: sa_mask blocks it in the handler, a frame edit blocks it after",
+	{ "SIGINFO: sa_mask blocks it in the handler, a frame edit of bit 65 blocks it after",
 	  info_sa_mask },
+	{ "SIGINFO: a frame without UC_SIGMASK_EXT restores it unblocked, the first 64 signals from uc_sigmask",
+	  info_frame_no_ext,
+#ifndef __x86_64__
+	  "x86-64 only: other frames hold the whole mask in place",
+#endif
+	},
 };
 
 int main(void)

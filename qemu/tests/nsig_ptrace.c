@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * nsig_ptrace.c - PTRACE_GETSIGMASK and PTRACE_SETSIGMASK: sigsetsize 8,
- * 16 and 128 round trips with a traced child, the bad sizes and bad
- * pointers.
+ * 16 and 128 round trips with a traced child, bits past the last signal
+ * dropped, a SETSIGMASK too short to name SIGINFO keeping the tracee's
+ * SIGINFO as it was, the bad sizes and bad pointers.
  *
  * What the nsig programs share, and how they treat headers and kernels
  * without the series: nsig.h.
@@ -14,7 +15,7 @@
 
 static const char *const ptrace_names[] = {
 	"PTRACE_GETSIGMASK/SETSIGMASK with sigsetsize 8",
-	"PTRACE_GETSIGMASK/SETSIGMASK with sigsetsize 16 and 128",
+	"PTRACE_GETSIGMASK/SETSIGMASK with sigsetsize 16 and 128, and 8 keeping SIGINFO",
 	"PTRACE_GETSIGMASK/SETSIGMASK reject sigsetsize 0, 7, 12, 129",
 	"PTRACE_GETSIGMASK/SETSIGMASK bad pointers are EFAULT",
 };
@@ -96,7 +97,7 @@ static int pt_big(pid_t pid, struct ksig_set *last)
 		return failf("GETSIGMASK(8): %s", strerror(errno));
 	if (check_out("GETSIGMASK", &s, &want, 8))
 		return -1;
-	/* 128 bytes in, with garbage past the kernel's sigset */
+	/* 128 bytes in, with every bit past the kernel's last signal set */
 	make_mask(&s, 128, b, 2);
 	if (setmask(pid, 128, s.b))
 		return failf("SETSIGMASK(128): %s", strerror(errno));
@@ -104,6 +105,22 @@ static int pt_big(pid_t pid, struct ksig_set *last)
 	ksig_fill(&s, KSIG_FILL);
 	getmask(pid, 128, s.b);
 	if (check_out("GETSIGMASK after SETSIGMASK(128)", &s, &want, 128))
+		return -1;
+	/*
+	 * 8 bytes cannot name SIGINFO: SETSIGMASK(8) replaces the first 64
+	 * signals and keeps the tracee's SIGINFO blocked, as it is now.
+	 */
+	make_mask(&s, 8, a, 1);
+	if (setmask(pid, 8, s.b))
+		return failf("SETSIGMASK(8): %s", strerror(errno));
+	want_sigs(&want, a, 1);
+	if (info)
+		ksig_add(&want, info);
+	ksig_fill(&s, KSIG_FILL);
+	if (getmask(pid, ksz, s.b))
+		return failf("GETSIGMASK(%zu): %s", ksz, strerror(errno));
+	if (check_out(info ? "GETSIGMASK after SETSIGMASK(8) from SIGINFO blocked (want kept)" :
+		      "GETSIGMASK after SETSIGMASK(8)", &s, &want, ksz))
 		return -1;
 	*last = want;
 	return 0;

@@ -4,7 +4,9 @@
  * pointers for each system call that takes a sigset (rt_sigprocmask,
  * rt_sigpending, rt_sigsuspend, rt_sigtimedwait, rt_sigaction, signalfd4,
  * ppoll, pselect6, epoll_pwait); no kernel stack in the masks it writes
- * back; AT_SIGSET_SZ in the auxiliary vector.
+ * back; bits past the last signal dropped; a mask too short to name
+ * SIGINFO that replaces the blocked set keeps SIGINFO as it was;
+ * AT_SIGSET_SZ in the auxiliary vector.
  *
  * What the nsig programs share, and how they treat headers and kernels
  * without the series: nsig.h.
@@ -38,7 +40,7 @@ static int procmask_work(size_t size)
 	ksig_fill(&cur, KSIG_FILL);
 	if (ksig_procmask(SIG_BLOCK, NULL, &cur, size))
 		return failf("read back, sigsetsize %zu: %s", size, strerror(errno));
-	/* SIGKILL cannot be blocked; the bytes past the kernel's are ignored */
+	/* SIGKILL cannot be blocked; the bits past the last signal are dropped */
 	want_sigs(&want, kept, 2);
 	if (check_out("read back", &cur, &want, size))
 		return -1;
@@ -52,7 +54,12 @@ static int procmask_work(size_t size)
 	if (check_out("after SIG_UNBLOCK of SIGUSR1", &cur, &want, size))
 		return -1;
 
-	/* A mask shorter than the kernel's is zero extended (SIG_SETMASK). */
+	/*
+	 * A mask shorter than the kernel's cannot name SIGINFO.  SIG_BLOCK
+	 * adds nothing past it; SIG_SETMASK replaces only what it names and
+	 * keeps SIGINFO blocked or unblocked as it was (what a libc that
+	 * passes 8 bytes, in sigprocmask() or siglongjmp(), needs).
+	 */
 	if (have_info && size < ksz) {
 		int info[] = { KSIG_SIGINFO }, usr2[] = { SIGUSR2 };
 
@@ -67,10 +74,47 @@ static int procmask_work(size_t size)
 		if (ksig_procmask(SIG_SETMASK, &set, NULL, size))
 			return failf("SIG_SETMASK, sigsetsize %zu: %s", size, strerror(errno));
 		get_blocked(&cur);
-		if (ksig_has(&cur, KSIG_SIGINFO) || !ksig_has(&cur, SIGUSR2))
-			return failf("SIG_SETMASK with sigsetsize %zu: SIGINFO %s, SIGUSR2 %s (want zero extension)",
+		if (!ksig_has(&cur, KSIG_SIGINFO) || !ksig_has(&cur, SIGUSR2))
+			return failf("SIG_SETMASK with sigsetsize %zu: SIGINFO %s, SIGUSR2 %s (want kept, set)",
 				     size, ksig_has(&cur, KSIG_SIGINFO) ? "kept" : "cleared",
 				     ksig_has(&cur, SIGUSR2) ? "set" : "missing");
+		/* kept, not set: an unblocked SIGINFO stays unblocked */
+		make_mask(&set, ksz, info, 1);
+		ksig_procmask(SIG_UNBLOCK, &set, NULL, ksz);
+		make_mask(&set, size, usr2, 1);
+		if (ksig_procmask(SIG_SETMASK, &set, NULL, size))
+			return failf("SIG_SETMASK, sigsetsize %zu: %s", size, strerror(errno));
+		get_blocked(&cur);
+		if (ksig_has(&cur, KSIG_SIGINFO) || !ksig_has(&cur, SIGUSR2))
+			return failf("SIG_SETMASK with sigsetsize %zu from SIGINFO unblocked: SIGINFO %s, SIGUSR2 %s (want unblocked, set)",
+				     size, ksig_has(&cur, KSIG_SIGINFO) ? "blocked" : "unblocked",
+				     ksig_has(&cur, SIGUSR2) ? "set" : "missing");
+	}
+
+	/*
+	 * Every byte 0xff, as a filled 1024-bit sigset_t passed whole: only
+	 * the kernel's signals stick (less SIGKILL and SIGSTOP), none of the
+	 * bits of its sigset_t past _NSIG, which name no signal.
+	 */
+	if (have_sizes && size >= ksz) {
+		char what[80];
+		int sig;
+
+		ksig_fill(&set, 0xff);
+		if (ksig_procmask(SIG_SETMASK, &set, NULL, size))
+			return failf("SIG_SETMASK of all 0xff, sigsetsize %zu: %s", size,
+				     strerror(errno));
+		ksig_fill(&cur, KSIG_FILL);
+		if (ksig_procmask(SIG_BLOCK, NULL, &cur, size))
+			return failf("read back, sigsetsize %zu: %s", size, strerror(errno));
+		ksig_empty(&want);
+		for (sig = 1; sig <= KSIG_NSIG; sig++)
+			if (sig != SIGKILL && sig != SIGSTOP)
+				ksig_add(&want, sig);
+		snprintf(what, sizeof(what), "read back of all 0xff (want signals 1..%d only)",
+			 KSIG_NSIG);
+		if (check_out(what, &cur, &want, size))
+			return -1;
 	}
 	return 0;
 }
@@ -219,19 +263,27 @@ static int pending_efault(size_t size)
 /* ---------------------------------------------------------------------- */
 /* rt_sigsuspend */
 
+/*
+ * rt_sigsuspend() and the temporary masks of ppoll() and the like replace
+ * the blocked set for the wait.  SIGINFO, where the kernel has it, is
+ * blocked and pending before it at every size: a mask that names it
+ * (16..128) blocks it by bit 65; one too short to name it (8) must keep it
+ * blocked as it was, not unblock it.  Either way it stays pending.
+ */
 static int suspend_work(size_t size)
 {
-	int info = info_for(size);
-	int blk[] = { SIGUSR1, info };
+	int info = info_for(size);	/* in the mask where the size names it */
+	int pinfo = have_info ? KSIG_SIGINFO : 0;
+	int blk[] = { SIGUSR1, pinfo };
 	struct ksig_set tmp, cur, want, pend;
 	long r;
 	int e;
 
 	block_sigs(blk, 2);
 	send_sig(SIGUSR1);
-	if (info)
-		send_sig(info);
-	/* wait with SIGUSR1 unblocked; SIGINFO stays blocked by bit 65 */
+	if (pinfo)
+		send_sig(pinfo);
+	/* wait with SIGUSR1 unblocked and SIGINFO blocked */
 	make_mask(&tmp, size, &info, 1);
 	guard();
 	errno = 0;
@@ -244,16 +296,17 @@ static int suspend_work(size_t size)
 		return failf("sigsetsize %zu: woken by the guard alarm, not SIGUSR1", size);
 	if (seen[SIGUSR1] != 1)
 		return failf("sigsetsize %zu: SIGUSR1 handler ran %d times", size, seen[SIGUSR1]);
-	if (info && seen[info])
-		return failf("sigsetsize %zu: SIGINFO delivered though bit 65 of the mask blocked it",
-			     size);
+	if (pinfo && seen[pinfo])
+		return failf("sigsetsize %zu: SIGINFO delivered during the wait, though %s",
+			     size, info ? "bit 65 of the mask blocked it" :
+			     "blocked before and not named by the mask (want kept)");
 	get_blocked(&cur);
 	want_sigs(&want, blk, 2);
 	if (memcmp(cur.b, want.b, ksz))
 		return failf("sigsetsize %zu: mask not restored after the handler", size);
-	if (info) {
+	if (pinfo) {
 		get_pending(&pend);
-		if (!ksig_has(&pend, info))
+		if (!ksig_has(&pend, pinfo))
 			return failf("sigsetsize %zu: SIGINFO no longer pending", size);
 	}
 	return 0;
@@ -671,18 +724,20 @@ static long call_epoll_pwait(const void *mask, size_t size, int ms)
 
 typedef long (*wait_fn)(const void *mask, size_t size, int ms);
 
+/* As suspend_work(): SIGINFO blocked during the wait, by bit 65 or kept */
 static int tempmask_work(wait_fn fn, size_t size)
 {
 	int info = info_for(size);
-	int blk[] = { SIGUSR1, info };
+	int pinfo = have_info ? KSIG_SIGINFO : 0;
+	int blk[] = { SIGUSR1, pinfo };
 	struct ksig_set tmp, cur, want, pend;
 	long r;
 	int e;
 
 	block_sigs(blk, 2);
 	send_sig(SIGUSR1);
-	if (info)
-		send_sig(info);
+	if (pinfo)
+		send_sig(pinfo);
 	make_mask(&tmp, size, &info, 1);
 	guard();
 	errno = 0;
@@ -695,16 +750,17 @@ static int tempmask_work(wait_fn fn, size_t size)
 		return failf("sigsetsize %zu: woken by the guard alarm, not SIGUSR1", size);
 	if (seen[SIGUSR1] != 1)
 		return failf("sigsetsize %zu: SIGUSR1 handler ran %d times", size, seen[SIGUSR1]);
-	if (info && seen[info])
-		return failf("sigsetsize %zu: SIGINFO delivered though bit 65 of the mask blocked it",
-			     size);
+	if (pinfo && seen[pinfo])
+		return failf("sigsetsize %zu: SIGINFO delivered during the wait, though %s",
+			     size, info ? "bit 65 of the mask blocked it" :
+			     "blocked before and not named by the mask (want kept)");
 	get_blocked(&cur);
 	want_sigs(&want, blk, 2);
 	if (memcmp(cur.b, want.b, ksz))
 		return failf("sigsetsize %zu: mask not restored", size);
-	if (info) {
+	if (pinfo) {
 		get_pending(&pend);
-		if (!ksig_has(&pend, info))
+		if (!ksig_has(&pend, pinfo))
 			return failf("sigsetsize %zu: SIGINFO no longer pending", size);
 	}
 	return 0;

@@ -97,7 +97,7 @@ commit_of() {
 @test "build checks: the .config has what features.config asks for where the commit's Kconfig has it" {
 	local nsig sha opt
 	nsig=$(git -C "$TREE" rev-parse -q --verify "nsig^{commit}") || skip "no nsig branch in $TREE"
-	git -C "$TREE" grep -q "^config SIGNALS_DEBUG" "$nsig" -- '*Kconfig*' || skip "nsig has no SIGNALS_DEBUG"
+	git -C "$TREE" grep -q "^config SIGNAL_KUNIT_TEST" "$nsig" -- '*Kconfig*' || skip "nsig has no SIGNAL_KUNIT_TEST"
 	# The series head: every feature of features.config applies there.
 	sha=$nsig
 	local -a opts
