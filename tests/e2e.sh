@@ -11,7 +11,8 @@
 #   - the nsig head's boots passed the nsig tests (the 64-bit nsig_*
 #     programs and nsig_compat_32) with no case skipped (the smoke boot
 #     skips the time32 cases: no CONFIG_COMPAT_32BIT_TIME there), the
-#     tree's signal selftests, and its KUnit suite;
+#     tree's signal selftests, nsig's own (signal/sigsetsize_{32,64} and
+#     signal/siginfo) with no case skipped, and its KUnit suite;
 #   - every option of qemu/configs/features.config is set at some head;
 #   - results.tsv, summary.md and bench.tsv exist.
 set -euo pipefail
@@ -136,6 +137,10 @@ main() {
 			head_passes "$ktap" nsig_compat_32
 		fi
 		head_passes_unskipped "$ktap" selftest-sigaltstack-sas
+		# nsig's own kselftests (its 10/10): every case runs.
+		for t in signal-sigsetsize_64 signal-sigsetsize_32 signal-siginfo; do
+			head_passes_unskipped "$ktap" "selftest-$t"
+		done
 		for t in ptrace-peeksiginfo x86-sigreturn x86-single_step_syscall_64 \
 			x86-single_step_syscall_32; do
 			head_passes "$ktap" "selftest-$t"
