@@ -98,8 +98,10 @@ commit_of() {
 	local nsig sha opt
 	nsig=$(git -C "$TREE" rev-parse -q --verify "nsig^{commit}") || skip "no nsig branch in $TREE"
 	git -C "$TREE" grep -q "^config SIGNAL_KUNIT_TEST" "$nsig" -- '*Kconfig*' || skip "nsig has no SIGNAL_KUNIT_TEST"
-	# The series head: every feature of features.config applies there.
-	sha=$nsig
+	# The newest commit that changes kernel C code: every feature of
+	# features.config applies there, and it has objects to configure for
+	# (a head that only adds selftests has none).
+	sha=$(git -C "$TREE" log -1 --format=%H "$nsig" -- '*.c' ':!tools/')
 	local -a opts
 	# Kept messages would spare the check its configuration: set them
 	# aside for this run.
