@@ -281,10 +281,16 @@ swap_dirs() {
 }
 
 # record_export NAME BASE HEAD: branch NAME and series/NAME/ agree again.
+# The git commands run in a session of their own (setsid), out of reach of
+# a Ctrl-C or a kill of this script's process group: git puts handlers of
+# its own over an ignored SIGINT or SIGTERM (to remove its lock files),
+# so swap_in's ignoring them would not keep a signal from cutting the
+# record short after series/NAME/ has been swapped.
 record_export() {
-	local name=$1 base=$2 head=$3
-	git_tree update-ref "refs/workspace/applied/$name" "$head" &&
-		git_tree config "$(applied_key "$name")" "$(inputs_hash "$name" "$base") $head"
+	local name=$1 base=$2 head=$3 hash
+	hash=$(inputs_hash "$name" "$base") || return 1
+	setsid -w git -C "$TREE" update-ref "refs/workspace/applied/$name" "$head" &&
+		setsid -w git -C "$TREE" config "$(applied_key "$name")" "$hash $head"
 }
 
 # check_branch NAME BASE HEAD: branch NAME is a linear series on its base.
