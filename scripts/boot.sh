@@ -192,6 +192,7 @@ guest_key() {
 		(cd "$ksft" && find . -type f | LC_ALL=C sort | xargs sha256sum)
 		sha256sum "$WS_ROOT/qemu/init.c" "$WS_ROOT/qemu/kselftests" "$WS_ROOT"/qemu/tests/*.[ch] | cut -d' ' -f1
 		"$GUEST_CC" --version 2>/dev/null | head -n1 || true
+		guest_shell_key
 		# Another architecture's key names it, and what it builds instead.
 		if [[ $BOOT_ARCH != x86_64 ]]; then
 			echo "arch=$BOOT_ARCH"
@@ -204,6 +205,19 @@ guest_key() {
 	} | key_of 16
 }
 
+# The shell of the guest tests that show what a user at a shell sees
+# (qemu/tests/siginfo.c runs /bin/busybox sh): Debian's busybox-static,
+# which make deps installs.  It is an x86-64 program, so only x86-64
+# guests get it; elsewhere those cases skip, as qemu/expected-skips says.
+GUEST_SHELL=${GUEST_SHELL:-/bin/busybox}
+
+# guest_shell_key: the shell's part of guest_key (build_initramfs has
+# checked that it is there).
+guest_shell_key() {
+	[[ $BOOT_ARCH == x86_64 ]] || return 0
+	sha256sum "$GUEST_SHELL" | cut -d' ' -f1
+}
+
 # publish_initramfs TMP CACHE: TMP holds init and tests/*, compiled; list
 # them for gen_init_cpio, move TMP to CACHE and make CACHE/initramfs.cpio.
 publish_initramfs() {
@@ -214,6 +228,9 @@ publish_initramfs() {
 		for t in "$tmp"/tests/*; do
 			echo "file /tests/${t##*/} $cache/tests/${t##*/} 755 0 0"
 		done
+		if [[ -e $tmp/busybox ]]; then
+			printf '%s\n' "dir /bin 755 0 0" "file /bin/busybox $cache/busybox 755 0 0"
+		fi
 	} >"$tmp/initramfs.list"
 	rm -rf "$cache"
 	mv "$tmp" "$cache"
@@ -235,6 +252,8 @@ build_initramfs() {
 	mkdir -p "$stage/$KSFT_DIR"
 	cp "$art/kselftest.h" "$stage/$KSFT_DIR/kselftest.h"
 	stage_selftests "$sha" "$stage"
+	[[ $BOOT_ARCH != x86_64 || -x $GUEST_SHELL ]] ||
+		die "no $GUEST_SHELL, the guest tests' shell: install busybox-static (make deps), or set GUEST_SHELL"
 	key=$(guest_key "$art" "$stage")
 	cache=$WORKDIR/guest/$key
 	if [[ ! -s $cache/initramfs.cpio ]]; then
@@ -255,6 +274,9 @@ build_initramfs() {
 		done
 		compile_selftests "$tmp/ksft" "$art/headers" "$(headers32 "$art")" "$tmp/tests" \
 			2>>"$dir/guest-build.log" || return 1
+		if [[ $BOOT_ARCH == x86_64 ]]; then
+			cp "$GUEST_SHELL" "$tmp/busybox" || return 1
+		fi
 		publish_initramfs "$tmp" "$cache"
 	fi
 	ln -sf "$cache/initramfs.cpio" "$dir/initramfs.cpio"

@@ -9,8 +9,8 @@
 #     the vstatus test and the tree's own tty_vstatus selftest in their
 #     boots (smoke and debug), with no case skipped;
 #   - the nsig head's boots passed the nsig tests (the 64-bit nsig_*
-#     programs and nsig_compat_32) with no case skipped (the smoke boot
-#     skips the time32 cases: no CONFIG_COMPAT_32BIT_TIME there), the
+#     programs, siginfo and nsig_compat_32) with no case skipped (the
+#     smoke boot skips the time32 cases: no CONFIG_COMPAT_32BIT_TIME), the
 #     tree's signal selftests, nsig's own (signal/sigsetsize_{32,64} and
 #     signal/siginfo) with no case skipped, and its KUnit suite;
 #   - every option of qemu/configs/features.config is set at some head;
@@ -130,7 +130,7 @@ main() {
 		ktap=$WORKDIR/boots/$config/${head:0:12}/ktap.log
 		# The nsig guest tests, the tree's sas and nsig's own kselftests
 		# (its 10/10): every case runs.
-		for t in nsig_sizes nsig_info nsig_ptrace nsig_tty selftest-sigaltstack-sas \
+		for t in nsig_sizes nsig_info nsig_ptrace nsig_tty siginfo selftest-sigaltstack-sas \
 			selftest-signal-sigsetsize_64 selftest-signal-sigsetsize_32 selftest-signal-siginfo; do
 			head_passes_unskipped "$ktap" "$t"
 		done

@@ -634,6 +634,33 @@ rules_env() {
 	[[ $stderr == *"no 32-bit headers directory"* ]]
 }
 
+@test "allowed-skips: header-defines NAME=VALUE holds where a header defines NAME as VALUE" {
+	local h st cfg rules=$BATS_TEST_TMPDIR/rules
+	rules_env
+	printf '%s\n' 'header-defines SIGINFO=SIGPWR n/SIGINFO is SIGPWR*' \
+		'header-defines SIGINFO=SIGPWR n_32/SIGINFO is SIGPWR*' >"$rules"
+	# nsig's design: SIGINFO is a number of its own
+	printf '#define SIGPWR\t\t30\n#define SIGINFO\t\t65\n' >"$h/include/asm/signal.h"
+	run --separate-stderr "$ALLOWED" "$h" "$st" "$cfg" "$rules"
+	[ "$status" -eq 0 ]
+	[ "$output" = "" ]
+	# the 2019 design, with a trailing comment (MIPS); only the 64-bit
+	# headers have it
+	printf '#define SIGINFO\t\tSIGPWR\t/* Status request from keyboard (BSD).  */\n' >"$h/include/asm/signal.h"
+	mkdir -p "$BATS_TEST_TMPDIR/h32"
+	run --separate-stderr "$ALLOWED" --headers32 "$BATS_TEST_TMPDIR/h32" "$h" "$st" "$cfg" "$rules"
+	[ "$status" -eq 0 ]
+	[ "$output" = "n/SIGINFO is SIGPWR*" ]
+	# a longer value is another value
+	printf '#define SIGINFO SIGPWR_X\n' >"$h/include/asm/signal.h"
+	run --separate-stderr "$ALLOWED" "$h" "$st" "$cfg" "$rules"
+	[ "$output" = "" ]
+	echo 'header-defines SIGINFO n/*' >"$rules"
+	run --separate-stderr "$ALLOWED" "$h" "$st" "$cfg" "$rules"
+	[ "$status" -eq 1 ]
+	[[ $stderr == *"rules:1: want NAME=VALUE, not 'SIGINFO'"* ]]
+}
+
 @test "qemu/expected-skips parses and allows nothing once every feature is there" {
 	local h st cfg sym
 	rules_env

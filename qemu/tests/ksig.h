@@ -19,6 +19,9 @@
  * What it captures:
  *	KSIG_HAVE_SIGINFO	1 if the headers define SIGINFO, else 0
  *	KSIG_SIGINFO		its number (0 if absent)
+ *	KSIG_SIGINFO_IS_SIGPWR	1 if SIGINFO is SIGPWR (the sigpwr series,
+ *				the 2019 design), 0 if it is a signal of its
+ *				own (nsig's 65th) or absent; for #if
  *	KSIG_SIGRTMAX		the headers' SIGRTMAX
  *	KSIG_NSIG		the kernel's _NSIG: the largest signal number
  *	KSIG_SIGSET_BYTES	sizeof the 64-bit kernel's sigset_t
@@ -74,7 +77,13 @@
 #ifdef SIGINFO
 #define KSIG_HAVE_SIGINFO	1
 enum { KSIG_SIGINFO = SIGINFO };
+#if SIGINFO == SIGPWR
+#define KSIG_SIGINFO_IS_SIGPWR	1
 #else
+#define KSIG_SIGINFO_IS_SIGPWR	0
+#endif
+#else
+#define KSIG_SIGINFO_IS_SIGPWR	0
 #define KSIG_HAVE_SIGINFO	0
 enum { KSIG_SIGINFO = 0 };
 #endif
