@@ -104,14 +104,18 @@ static int job_sleep(void)
 	return job_sleep_ms(JOB_MS);
 }
 
+/* In a handler: count the signal and show line on the terminal. */
+static void handled_say(const char *line, size_t len)
+{
+	handled++;
+	if (write(STDOUT_FILENO, line, len) < 0)
+		_exit(5);
+}
+
 static void on_report(int sig)
 {
-	static const char m[] = REPORT "\n";
-
 	(void)sig;
-	handled++;
-	if (write(STDOUT_FILENO, m, sizeof(m) - 1) < 0)
-		_exit(5);
+	handled_say(REPORT "\n", sizeof(REPORT));
 }
 
 /* Works (spins on the clock) for JOB_MS, reporting on SIGINFO. */
@@ -150,12 +154,8 @@ static int job_init_child(void)
 
 static void on_power(int sig)
 {
-	static const char m[] = POWER "\n";
-
 	(void)sig;
-	handled++;
-	if (write(STDOUT_FILENO, m, sizeof(m) - 1) < 0)
-		_exit(5);
+	handled_say(POWER "\n", sizeof(POWER));
 }
 
 /* Handles SIGPWR (a UPS monitor, say); its exit status is the count. */
