@@ -4,6 +4,9 @@
 # Prints it to the terminal (scripts/matrix.py renders it), writes
 # $WORKDIR/report/summary.md (and, through scripts/report.py, results.json
 # and results.junit.xml for CI systems), and exits 1 if any cell is fail.
+# Before the matrix, and after it in summary.md: the guest tests of ^T's
+# SIGINFO case by case at every series head (scripts/designs.py), which
+# show the two designs (nsig's 65th signal, sigpwr's SIGPWR) side by side.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"
@@ -17,6 +20,15 @@ render() {
 	return $rc
 }
 
+# The guest tests that designs.py sets side by side, by KTAP name.
+DESIGN_TESTS=siginfo,nsig_tty
+
+# designs FORMAT: designs.py's tables in FORMAT ("text" or "md").
+designs() {
+	"$WS_ROOT/scripts/designs.py" "$RESULTS" "$DESIGN_TESTS" "$1" ||
+		die "scripts/designs.py could not read $RESULTS or a head's ktap.log"
+}
+
 main() {
 	[[ -s $RESULTS ]] || die "no results yet ($RESULTS): run make first"
 	local damage
@@ -28,9 +40,11 @@ main() {
 		echo
 		echo "Generated $(date -u '+%Y-%m-%d %H:%M UTC') from \`$RESULTS\`, kernel tree \`$TREE\`."
 		render md || true
+		designs md
 	} >"$REPORT/summary.md"
 	"$WS_ROOT/scripts/report.py" "$RESULTS" "$REPORT" ||
 		die "scripts/report.py could not write results.json and results.junit.xml from $RESULTS"
+	designs text
 	render text || rc=$?
 	echo "report: $REPORT/summary.md, $RESULTS (and results.json, results.junit.xml beside it)"
 	return $rc

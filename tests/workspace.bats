@@ -895,6 +895,24 @@ boot_fixture() {
 	grep -q '<testsuites name="vstatus-workspace" tests="4" failures="1" skipped="0"' "$WORKDIR/report/results.junit.xml"
 }
 
+@test "the matrix sets the heads' SIGINFO cases side by side, before the matrix and in summary.md" {
+	mkdir -p "$WORKDIR/report" "$WORKDIR/b/one" "$WORKDIR/b/two"
+	printf '%s\n' '  1..1' '  # headers: SIGINFO 65' '  ok 1 sleep: sleeps on' 'ok 1 siginfo' >"$WORKDIR/b/one/ktap.log"
+	printf '%s\n' '  1..1' '  # ^T ran nothing' '  not ok 1 sleep: sleeps on' 'not ok 1 siginfo' >"$WORKDIR/b/two/ktap.log"
+	{
+		printf 'series\tindex\tcommit\tsubject\tstage\tstatus\tseconds\tdetail\tlog\n'
+		printf 'one\t1\taaaaaaaaaaaaaaaa\ta\tboot\tpass\t9\tpass: 1 passed\t%s\n' "$WORKDIR/b/one"
+		printf 'two\t1\tbbbbbbbbbbbbbbbb\tb\tboot\tfail\t9\tfail: 1 failed\t%s\n' "$WORKDIR/b/two"
+	} >"$WORKDIR/report/results.tsv"
+	run ws matrix.sh
+	[ "$status" -eq 1 ]
+	[[ $output == *"== siginfo at the series heads, case by case =="*"== one =="* ]]
+	echo "$output" | grep -E '^1 +pass +FAIL +sleep: sleeps on$'
+	[[ $output == *"  one: SIGINFO 65"$'\n'"  two, case 1: ^T ran nothing"* ]]
+	grep -qF '| 1 | sleep: sleeps on | pass | FAIL |' "$WORKDIR/report/summary.md"
+	[[ $(tail -n1 <<<"$output") == "report: "* ]]
+}
+
 @test "the whole run on the fixture ends with one matrix and results.tsv" {
 	import_fixture
 	make_series one linux-source "a.c:int a;:fixture: add a"
