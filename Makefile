@@ -83,12 +83,13 @@ boot-arm64: deps ## arm64: build and boot the base and the head of each series (
 matrix: ## print the matrix of the last run again (and rewrite summary.md)
 	@bash $(S)/matrix.sh
 
-bench: deps ## run everything; pty throughput base vs head, checks on a two-file commit, the cocci inventory, the naive way's cost once; print all figures and the speed targets
+bench: deps ## run everything; pty throughput base vs head, checks on a two-file commit, the cocci inventory, the naive way's cost once, the signal structures' sizes at each base and head; print all figures and the speed targets
 	@FRESH=1 bash $(S)/all.sh || true
 	@bash $(S)/boot.sh bench
 	@bash $(S)/check.sh bench
 	@bash $(S)/cocci-inventory.sh
 	@bash $(S)/build.sh naive
+	@bash $(S)/build.sh memory
 	@bash $(S)/bench.sh
 
 # make send, reroll and trailers: b4 on the throwaway tree (scripts/b4.sh).

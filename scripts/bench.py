@@ -16,7 +16,10 @@
         arch-heads, or arch-builds and arch-boots, phases, plus the abi
         checks this run ran, not those from the cache) and their cells,
         beside their 15-minute budget for a cold run; and the pty throughput table
-        (bench-pty.tsv) when there is one.  With --quiet, only bench.tsv.
+        (bench-pty.tsv) when there is one, and the sizes of the structures
+        that hold signal sets at each series' base and head
+        (bench-memory.tsv, scripts/build.sh memory) when there are some.
+        With --quiet, only bench.tsv.
         Then the targets: the latest run of each kind in
         REPORT/bench-runs.tsv beside its target and the naive way's time.
 
@@ -294,6 +297,23 @@ def print_pty(path):
         print(f"  {row[0]:<10} {row[1]:<6} {row[2]:>8} {row[3]:>20}  {row[4]}")
 
 
+def print_memory(path):
+    rows = read_tsv(path)[1:]
+    if not rows:
+        return
+    print()
+    print(f"memory: the structures that hold signal sets, bytes at each series' base and head"
+          f" (x86-64 smoke config, pahole on kernel/signal.o; {path}):")
+    print(f"  {'series':<12} {'struct':<16} {'base':>6} {'head':>6} {'change':>7}")
+    for row in rows:
+        row += [""] * (4 - len(row))
+        try:
+            change = f"{int(row[3]) - int(row[2]):+d}"
+        except ValueError:
+            change = "?"
+        print(f"  {row[0]:<12} {row[1]:<16} {row[2]:>6} {row[3]:>6} {change:>7}")
+
+
 def usage():
     print(__doc__.strip().split("\n\n")[1], file=sys.stderr)
     return 2
@@ -360,6 +380,7 @@ def main(argv):
     print_targets(report)
     print(f"written: {out}")
     print_pty(os.path.join(report, "bench-pty.tsv"))
+    print_memory(os.path.join(report, "bench-memory.tsv"))
     return 0
 
 

@@ -10,6 +10,10 @@
 #   build.sh naive             the naive way's cost, for make bench: one
 #                              full build of the base without ccache into
 #                              report/naive.tsv (once; NAIVE=1 measures again)
+#   build.sh memory            for make bench: the sizes of the structures
+#                              that hold signal sets (pahole) at the base
+#                              and the head of each series, into
+#                              report/bench-memory.tsv
 #
 # How one commit's kernel is configured, built and kept (BOOT_ARCH, CONFIG,
 # the artifacts) is scripts/buildlib.sh's, which boot.sh shares.
@@ -193,10 +197,68 @@ cmd_naive() {
 	progress naive "${secs}s for $objs objects: $REPORT/naive.tsv"
 }
 
+# The structures that hold signal sets, which make bench measures.
+MEMORY_STRUCTS="task_struct signal_struct sighand_struct k_sigaction sigpending"
+
+# struct_sizes SHA: "STRUCT BYTES" lines for MEMORY_STRUCTS at commit SHA
+# on $CONFIG, from pahole on kernel/signal.o compiled with -g (the configs
+# have no debug information) in its own O=; kept by tree id and config key
+# in $WORKDIR/memory/.  Called as `struct_sizes SHA || ...`, so without
+# errexit: each step checks.
+struct_sizes() {
+	local sha=$1 key memo OUT=$WORKDIR/build/$BA_PREFIX$CONFIG-memory
+	local log=$WORKDIR/build/$BA_PREFIX$CONFIG-memory.log
+	key=$(config_key "$sha") || return 1
+	memo=$WORKDIR/memory/$(git_tree rev-parse "$sha^{tree}")-$key
+	if [[ -s $memo ]]; then
+		cat "$memo"
+		return 0
+	fi
+	mkdir -p "$OUT" "${memo%/*}" && : >"$log" || return 1
+	checkout_src "$sha" || return 1
+	configure "$sha" "$log" "$key" || return 1
+	kmake -j"$JOBS" KCFLAGS=-g kernel/signal.o >>"$log" 2>&1 || {
+		tail -n 20 "$log" >&2
+		return 1
+	}
+	pahole --sizes "$OUT/kernel/signal.o" 2>>"$log" |
+		awk -v want="$MEMORY_STRUCTS" 'BEGIN { n = split(want, w, " "); for (i = 1; i <= n; i++) ok[w[i]] = 1 }
+			ok[$1] && !seen[$1]++ { print $1, $2 }' >"$memo.tmp" || return 1
+	if (($(wc -l <"$memo.tmp") != $(wc -w <<<"$MEMORY_STRUCTS"))); then
+		echo "pahole found $(wc -l <"$memo.tmp") of $MEMORY_STRUCTS in kernel/signal.o of ${sha:0:12} (log: $log)" >&2
+		return 1
+	fi
+	mv "$memo.tmp" "$memo" && cat "$memo"
+}
+
+# cmd_memory: for make bench, MEMORY_STRUCTS' sizes at the base and the
+# head of each series ($SERIES), into report/bench-memory.tsv, which
+# bench.py prints.
+cmd_memory() {
+	local s commits base head bsz hsz tmp=$REPORT/bench-memory.tsv.tmp
+	require_tree
+	take_lock
+	require_scale_out
+	mkdir -p "$REPORT"
+	printf 'series\tstruct\tbase\thead\n' >"$tmp"
+	for s in $(selected_series); do
+		commits=$(series_commits "$s")
+		base=$(sed -n '1s/^0 \([0-9a-f]*\) .*/\1/p' <<<"$commits")
+		head=$(tail -n1 <<<"$commits" | cut -d' ' -f2)
+		progress memory "$s: struct sizes at the base ${base:0:12} and the head ${head:0:12} (pahole, kernel/signal.o with -g)"
+		bsz=$(struct_sizes "$base") || { rm -f "$tmp"; die "could not measure the structures at ${base:0:12}, the base of $s"; }
+		hsz=$(struct_sizes "$head") || { rm -f "$tmp"; die "could not measure the structures at ${head:0:12}, the head of $s"; }
+		join <(sort <<<"$bsz") <(sort <<<"$hsz") | awk -v s="$s" '{ printf "%s\t%s\t%s\t%s\n", s, $1, $2, $3 }' >>"$tmp"
+	done
+	mv "$tmp" "$REPORT/bench-memory.tsv"
+	progress memory "$REPORT/bench-memory.tsv"
+}
+
 case ${1:-series} in
 series) cmd_series ;;
 commit) cmd_commit "${2:?usage: build.sh commit SHA}" ;;
 artifact) cmd_artifact "${2:?usage: build.sh artifact SHA}" ;;
 naive) cmd_naive ;;
-*) die "usage: build.sh series | build.sh commit SHA | build.sh artifact SHA | build.sh naive" ;;
+memory) cmd_memory ;;
+*) die "usage: build.sh series | build.sh commit SHA | build.sh artifact SHA | build.sh naive | build.sh memory" ;;
 esac

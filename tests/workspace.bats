@@ -965,6 +965,37 @@ boot_fixture() {
 	[[ $output == *"measured before"* ]]
 }
 
+@test "build.sh memory measures the signal structures at a series' base and head, once per commit" {
+	import_fixture
+	local structs='struct sigpending { long s; }; struct k_sigaction { long h; long m; };'
+	structs+=' struct sighand_struct { struct k_sigaction a[2]; }; struct signal_struct { struct sigpending p; };'
+	make_series low linux-source "kernel/signal.c:$structs struct task_struct { struct sigpending p; }; struct task_struct t; struct signal_struct s; struct sighand_struct h;:signal: add the structures"
+	run ws apply.sh
+	make_series high low "kernel/signal.c:$structs struct task_struct { struct sigpending p; long more[3]; }; struct task_struct t; struct signal_struct s; struct sighand_struct h;:signal: grow task_struct"
+	SERIES=high run ws apply.sh
+	[ "$status" -eq 0 ]
+	SERIES=high run ws build.sh memory
+	[ "$status" -eq 0 ]
+	local tsv=$WORKDIR/report/bench-memory.tsv
+	[[ $(head -n1 "$tsv") == $'series\tstruct\tbase\thead' ]]
+	grep -qx $'high\ttask_struct\t8\t32' "$tsv"
+	grep -qx $'high\tsighand_struct\t32\t32' "$tsv"
+	[ "$(grep -c '^high' "$tsv")" -eq 5 ]
+	# Kept per commit: a second run compiles nothing.
+	rm -rf "$WORKDIR/build/smoke-memory"
+	SERIES=high run ws build.sh memory
+	[ "$status" -eq 0 ]
+	[ ! -e "$WORKDIR/build/smoke-memory/kernel/signal.o" ]
+	grep -qx $'high\ttask_struct\t8\t32' "$tsv"
+	# A commit whose kernel/signal.c lacks a structure is named.
+	make_series bare low "kernel/signal.c:struct task_struct { long x; }; struct task_struct t;:signal: only a task"
+	SERIES=bare run ws apply.sh
+	SERIES=bare run ws build.sh memory
+	[ "$status" -ne 0 ]
+	[[ $output == *"pahole found 1 of task_struct"*"the head of bare"* ]]
+	[ ! -e "$tsv.tmp" ]
+}
+
 # slow_check DIR: a check that takes a while and leaves its pid in
 # $SLOW_PIDS, so that a test can see whether it still runs.
 slow_check() {

@@ -134,3 +134,28 @@ def test_pty_summary_matches_the_golden_rows(name):
     assert proc.returncode == 0, proc.stderr
     got = "".join(sorted(proc.stdout.splitlines(keepends=True)))
     assert got == (fix / f"{name}.expected").read_text()
+
+
+def test_bench_prints_the_struct_sizes_with_their_change(tmp_path):
+    for name in ("bench-raw.tsv", "results.tsv", "bench-runs.tsv", "naive.tsv"):
+        shutil.copy(FIX / name, tmp_path / name)
+    (tmp_path / "bench-memory.tsv").write_text(
+        "series\tstruct\tbase\thead\n"
+        "nsig\ttask_struct\t2432\t2464\n"
+        "sigpwr\tk_sigaction\t32\t32\n"
+        "odd\tsigpending\t24\t\n")
+    out = subprocess.run([str(TOOL), str(tmp_path)], check=True,
+                         capture_output=True, text=True).stdout
+    tail = out[out.index("memory: "):].splitlines()
+    assert tail[1].split() == ["series", "struct", "base", "head", "change"]
+    assert tail[2].split() == ["nsig", "task_struct", "2432", "2464", "+32"]
+    assert tail[3].split() == ["sigpwr", "k_sigaction", "32", "32", "+0"]
+    assert tail[4].split() == ["odd", "sigpending", "24", "?"]
+
+
+def test_bench_without_struct_sizes_prints_no_memory_table(tmp_path):
+    for name in ("bench-raw.tsv", "results.tsv", "bench-runs.tsv", "naive.tsv"):
+        shutil.copy(FIX / name, tmp_path / name)
+    out = subprocess.run([str(TOOL), str(tmp_path)], check=True,
+                         capture_output=True, text=True).stdout
+    assert "memory: " not in out
