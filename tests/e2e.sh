@@ -13,6 +13,8 @@
 #     smoke boot skips the time32 cases: no CONFIG_COMPAT_32BIT_TIME), the
 #     tree's signal selftests, nsig's own (signal/sigsetsize_{32,64} and
 #     signal/siginfo) with no case skipped, and its KUnit suite;
+#   - the sigpwr head's boots passed siginfo and nsig_tty (^T's SIGINFO,
+#     which is SIGPWR there) and vstatus's tests, with no case skipped;
 #   - every option of qemu/configs/features.config is set at some head;
 #   - results.tsv, summary.md and bench.tsv exist.
 set -euo pipefail
@@ -146,6 +148,15 @@ main() {
 		awk -F'\t' -v h="${head:0:12}" -v st="$([[ $config == smoke ]] && echo boot || echo boot-debug)" \
 			'$1 == "nsig" && substr($3, 1, 12) == h && $5 == st && $8 ~ /; kunit: [1-9][0-9]* passed, 0 skipped/ { ok = 1 } END { exit !ok }' "$RESULTS" ||
 			fail "the nsig head's $config boot did not count its KUnit suite"
+	done
+	# The sigpwr head: ^T's SIGINFO, which is SIGPWR there, in the same
+	# guest tests as nsig's (siginfo, nsig_tty), and vstatus unchanged.
+	head=$(git -C "$WORKDIR/linux" rev-parse sigpwr)
+	for config in smoke debug; do
+		ktap=$WORKDIR/boots/$config/${head:0:12}/ktap.log
+		for t in siginfo nsig_tty vstatus selftest-tty-tty_vstatus; do
+			head_passes_unskipped "$ktap" "$t"
+		done
 	done
 	features_set
 	echo "e2e: ok"
