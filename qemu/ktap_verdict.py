@@ -156,6 +156,10 @@ class Block:
     results: int = 0
     pending: str = ""
     skip_reason: str = ""
+    # Its results in order, each with the diagnostics printed since the
+    # one before (scripts/designs.py reads them case by case).
+    cases: list = field(default_factory=list)
+    notes: list = field(default_factory=list)
 
     def path(self):
         if self.parent is None:
@@ -163,6 +167,13 @@ class Block:
         if self.parent.parent is None:
             return self.name
         return f"{self.parent.path()}/{self.name}"
+
+
+@dataclass
+class Case:
+    """A result inside a block, and the diagnostics printed before it."""
+    result: "Result"
+    notes: list
 
 
 @dataclass
@@ -354,6 +365,7 @@ class KtapParser:
             self.done = True
         if self.depth > 0 and level.results == 0 and content.startswith(SUBTEST):
             level.block.name = trim(content[len(SUBTEST):])
+        level.block.notes.append(trim(content[1:]))
 
     def version_line(self, lineno, content):
         level = self.level
@@ -382,6 +394,8 @@ class KtapParser:
             self.problem(lineno, MALFORMED, block, "non-sequential test number "
                          f"(expected {level.results + 1}, got {res.number})")
         level.results += 1
+        block.cases.append(Case(res, block.notes))
+        block.notes = []
         child = self.claim_child(lineno, level, res.name)
         self.count(lineno, block, child, res)
         if self.depth == 0 and not self.kunit:

@@ -202,21 +202,21 @@ MEMORY_STRUCTS="task_struct signal_struct sighand_struct k_sigaction sigpending"
 
 # struct_sizes SHA: "STRUCT BYTES" lines for MEMORY_STRUCTS at commit SHA
 # on $CONFIG, from pahole on kernel/signal.o compiled with -g (the configs
-# have no debug information) in its own O=; kept by tree id and config key
-# in $WORKDIR/memory/.  Called as `struct_sizes SHA || ...`, so without
-# errexit: each step checks.
+# have no debug information) in its own O=; kept beside the commit's
+# artifact (the same tree id and config key, removed by make clean).
+# Called as `struct_sizes SHA || ...`, so without errexit: each step checks.
 struct_sizes() {
-	local sha=$1 key memo OUT=$WORKDIR/build/$BA_PREFIX$CONFIG-memory
+	local sha=$1 art memo OUT=$WORKDIR/build/$BA_PREFIX$CONFIG-memory
 	local log=$WORKDIR/build/$BA_PREFIX$CONFIG-memory.log
-	key=$(config_key "$sha") || return 1
-	memo=$WORKDIR/memory/$(git_tree rev-parse "$sha^{tree}")-$key
+	art=$(artifact_dir "$sha") || return 1
+	memo=$art.struct-sizes
 	if [[ -s $memo ]]; then
 		cat "$memo"
 		return 0
 	fi
 	mkdir -p "$OUT" "${memo%/*}" && : >"$log" || return 1
 	checkout_src "$sha" || return 1
-	configure "$sha" "$log" "$key" || return 1
+	configure "$sha" "$log" "${art##*-}" || return 1
 	kmake -j"$JOBS" KCFLAGS=-g kernel/signal.o >>"$log" 2>&1 || {
 		tail -n 20 "$log" >&2
 		return 1
@@ -235,16 +235,16 @@ struct_sizes() {
 # head of each series ($SERIES), into report/bench-memory.tsv, which
 # bench.py prints.
 cmd_memory() {
-	local s commits base head bsz hsz tmp=$REPORT/bench-memory.tsv.tmp
+	local s rows base head bsz hsz tmp=$REPORT/bench-memory.tsv.tmp
 	require_tree
 	take_lock
 	require_scale_out
 	mkdir -p "$REPORT"
 	printf 'series\tstruct\tbase\thead\n' >"$tmp"
 	for s in $(selected_series); do
-		commits=$(series_commits "$s")
-		base=$(sed -n '1s/^0 \([0-9a-f]*\) .*/\1/p' <<<"$commits")
-		head=$(tail -n1 <<<"$commits" | cut -d' ' -f2)
+		capture rows series_commits "$s"
+		read -r _ base _ <<<"${rows[0]}"
+		read -r _ head _ <<<"${rows[-1]}"
 		progress memory "$s: struct sizes at the base ${base:0:12} and the head ${head:0:12} (pahole, kernel/signal.o with -g)"
 		bsz=$(struct_sizes "$base") || { rm -f "$tmp"; die "could not measure the structures at ${base:0:12}, the base of $s"; }
 		hsz=$(struct_sizes "$head") || { rm -f "$tmp"; die "could not measure the structures at ${head:0:12}, the head of $s"; }

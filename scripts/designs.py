@@ -27,27 +27,12 @@ import pathlib
 import re
 import sys
 
-FIELDS = 10
-RESULT = re.compile(r"^(not ok|ok) ([0-9]+)(?: (.*))?$")
-SKIP = re.compile(r"^(?:(.*?) )?# SKIP\b ?(.*)$")
+from matrix import number, read_rows
 
-
-def number(text):
-    try:
-        return float(text)
-    except ValueError:
-        return -1.0
-
-
-def read_rows(path):
-    with open(path, encoding="latin-1", newline="") as f:
-        lines = f.read().split("\n")
-    rows = []
-    for line in lines[1:]:
-        if line:
-            row = line.split("\t")
-            rows.append(row + [""] * (FIELDS - len(row)))
-    return rows
+# The parser that judges every boot (qemu/ktap-verdict) reads the logs here
+# too, so that both see the same tests and cases.
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "qemu"))
+import ktap_verdict  # noqa: E402
 
 
 def heads(rows, base):
@@ -73,55 +58,34 @@ def heads(rows, base):
     return out
 
 
-def label_of(desc, reason):
+def label_of(result):
     """A case's label: its description, or for a skip the description
-    the reason carries in its last parentheses."""
-    if desc:
-        return desc
-    m = re.search(r"\(([^()]*(?:\([^()]*\)[^()]*)*)\)\s*$", reason or "")
+    its reason carries in its last parentheses."""
+    if result.desc:
+        return result.desc
+    m = re.search(r"\(([^()]*(?:\([^()]*\)[^()]*)*)\)\s*$", result.reason)
     return m.group(1) if m else ""
 
 
 def cases_of(path):
     """{test: ([(number, status, label, [diagnostics])], headers line or
     "")} from one KTAP log: the cases of each top-level test are the
-    results one level in, which come before the test's own result line."""
+    results of its own KTAP, as ktap_verdict's parser reads them."""
+    parser = ktap_verdict.KtapParser(kunit=False).parse(ktap_verdict.read_records(str(path)))
     tests = {}
-    cases, headers, diags = [], "", []
-    with open(path, encoding="latin-1") as f:
-        for raw in f:
-            line = raw.rstrip("\r\n")
-            m = RESULT.match(line)
-            if m:
-                name = m.group(3) or ""
-                name = re.sub(r"\s+#.*$", "", name)
-                tests[name] = (cases, headers)
-                cases, headers, diags = [], "", []
-                continue
-            if line.startswith("    "):
-                continue
-            inner = line[2:] if line.startswith("  ") else None
-            if inner is None:
-                continue
-            if inner.startswith("# headers:"):
-                headers = inner[len("# headers:"):].strip()
-                continue
-            if inner.startswith("# "):
-                if not re.match(r"# (load:|Totals:)", inner):
-                    diags.append(inner[2:].strip())
-                continue
-            m = RESULT.match(inner)
-            if not m:
-                continue
-            rest = m.group(3) or ""
-            s = SKIP.match(rest)
-            if s:
-                status, desc, reason = "SKIP", s.group(1), s.group(2)
-            else:
-                status = "FAIL" if m.group(1) == "not ok" else "pass"
-                desc, reason = rest, ""
-            cases.append((int(m.group(2)), status, label_of(desc, reason), diags))
-            diags = []
+    for top in parser.top:
+        cases, headers = [], ""
+        for case in top.child.cases if top.child else []:
+            said = []
+            for note in case.notes:
+                if note.startswith("headers:"):
+                    headers = note[len("headers:"):].strip()
+                elif not re.match(r"(load|Totals):", note):
+                    said.append(note)
+            r = case.result
+            status = "FAIL" if r.notok else "SKIP" if r.skip else "pass"
+            cases.append((r.number, status, label_of(r), said))
+        tests[top.name] = (cases, headers)
     return tests
 
 
@@ -139,9 +103,8 @@ def table(tests, series_heads):
             for n, status, label, _ in logs[s][test][0]:
                 if n not in numbers:
                     numbers.append(n)
-                if label and (n not in labels or status != "SKIP"):
-                    if n not in labels or labels[n][1] == "SKIP":
-                        labels[n] = (label, status)
+                if label and (n not in labels or labels[n][1] == "SKIP" != status):
+                    labels[n] = (label, status)
         rows = []
         for n in sorted(numbers):
             cells = []

@@ -39,6 +39,18 @@ head_passes_unskipped() {
 		grep -q ' skip:0 ' || fail "$test skipped cases at the series head ($ktap)"
 }
 
+# heads_pass_unskipped SERIES TEST...: head_passes_unskipped for each
+# TEST in the boots of SERIES' head on the smoke and the debug config.
+heads_pass_unskipped() {
+	local head config t
+	head=$(git -C "$WORKDIR/linux" rev-parse "$1")
+	for config in smoke debug; do
+		for t in "${@:2}"; do
+			head_passes_unskipped "$WORKDIR/boots/$config/${head:0:12}/ktap.log" "$t"
+		done
+	done
+}
+
 # head_passes KTAP TEST: TEST has a top-level "ok" without SKIP (init
 # adds "# plain: exit=0" to a plain test's line, and nothing else).
 head_passes() {
@@ -115,11 +127,7 @@ main() {
 	# The same for its 6.1 backport, vstatus-6.1.
 	local head config s
 	for s in vstatus vstatus-6.1; do
-		head=$(git -C "$WORKDIR/linux" rev-parse "$s")
-		for config in smoke debug; do
-			head_passes_unskipped "$WORKDIR/boots/$config/${head:0:12}/ktap.log" vstatus
-			head_passes_unskipped "$WORKDIR/boots/$config/${head:0:12}/ktap.log" selftest-tty-tty_vstatus
-		done
+		heads_pass_unskipped "$s" vstatus selftest-tty-tty_vstatus
 	done
 	# SIGINFO and the sigset sizes at the nsig head: every case runs.  The
 	# smoke config has no CONFIG_COMPAT_32BIT_TIME, so there the time32
@@ -127,15 +135,13 @@ main() {
 	# allows no other skip, qemu/expected-skips); the debug config has it,
 	# and there every case runs.
 	local ktap t
+	# The nsig guest tests, the tree's sas and nsig's own kselftests (its
+	# 10/10): every case runs.
+	heads_pass_unskipped nsig nsig_sizes nsig_info nsig_ptrace nsig_tty siginfo selftest-sigaltstack-sas \
+		selftest-signal-sigsetsize_64 selftest-signal-sigsetsize_32 selftest-signal-siginfo
 	head=$(git -C "$WORKDIR/linux" rev-parse nsig)
 	for config in smoke debug; do
 		ktap=$WORKDIR/boots/$config/${head:0:12}/ktap.log
-		# The nsig guest tests, the tree's sas and nsig's own kselftests
-		# (its 10/10): every case runs.
-		for t in nsig_sizes nsig_info nsig_ptrace nsig_tty siginfo selftest-sigaltstack-sas \
-			selftest-signal-sigsetsize_64 selftest-signal-sigsetsize_32 selftest-signal-siginfo; do
-			head_passes_unskipped "$ktap" "$t"
-		done
 		if [[ $config == debug ]]; then
 			head_passes_unskipped "$ktap" nsig_compat_32
 		else
@@ -151,13 +157,7 @@ main() {
 	done
 	# The sigpwr head: ^T's SIGINFO, which is SIGPWR there, in the same
 	# guest tests as nsig's (siginfo, nsig_tty), and vstatus unchanged.
-	head=$(git -C "$WORKDIR/linux" rev-parse sigpwr)
-	for config in smoke debug; do
-		ktap=$WORKDIR/boots/$config/${head:0:12}/ktap.log
-		for t in siginfo nsig_tty vstatus selftest-tty-tty_vstatus; do
-			head_passes_unskipped "$ktap" "$t"
-		done
-	done
+	heads_pass_unskipped sigpwr siginfo nsig_tty vstatus selftest-tty-tty_vstatus
 	features_set
 	echo "e2e: ok"
 }
