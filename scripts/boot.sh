@@ -350,7 +350,6 @@ kunit_expected() {
 # A kernel with KUnit built in runs its suites at boot, and a suite that
 # ran taints the kernel with TAINT_TEST (N): the guest's taint test allows
 # that letter, and only for such a kernel (ws.taint_allow=N).
-
 kernel_cmdline() {
 	local -a args=()
 	[[ -f $1/config ]] || return 0
