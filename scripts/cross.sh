@@ -21,8 +21,8 @@
 # ($WORKDIR/cross/<name>, kept between commits and runs), the objects of
 # the .c and .S files the commit touches, and for each header it touches a
 # sample of the objects that include it (kbuild's .cmd files of the x86
-# smoke build tell which, capped at CROSS_MAX_OBJS in all; the row says how
-# many of how many), plus the files of that architecture that include it
+# smoke build tell which, kept per kernel version; capped at CROSS_MAX_OBJS
+# in all; the row says how many of how many), plus the files of that architecture that include it
 # directly.  When the compile prints an error or a warning, the same
 # objects are compiled at the parent: a new error fails the cell, a new
 # warning warns (scripts/cross_diag.py).  An architecture the commit
@@ -148,14 +148,52 @@ header_regex() {
 	esac
 }
 
-# dependents HEADER DIR: the objects of the smoke build that include
-# HEADER, outside arch/ (or in arch/DIR/), one a line, sorted.
+# dependents HEADER DIR SHA: the objects of the smoke build that include
+# HEADER, outside arch/ (or in arch/DIR/), one a line, sorted.  The list is
+# kept for SHA's kernel version (includers_file), so that the sample plan
+# takes from it, and with it the key of every cell, does not change with
+# whichever commit the smoke build last built (KUnit on, another base).
 dependents() {
-	local h=$1 d=$2 list
-	[[ -d $SMOKE_OUT ]] || return 0
-	list=$(memo "includers-${h//\//%}" smoke_includers "$h") || return 1
+	local h=$1 d=$2 f list
+	f=$(includers_file "$3" "$h") || return 1
+	if [[ -f $f ]]; then
+		list=$(<"$f")
+	elif [[ -d $SMOKE_OUT ]]; then
+		list=$(memo "includers-${h//\//%}" smoke_includers "$h") || return 1
+		keep_includers "$3" "$f" "$list" || return 1
+	else
+		return 0
+	fi
 	[[ -n $list ]] || return 0
 	grep -E "^(arch/$d/|[^a])|^a[^r]" <<<"$list" || true
+}
+
+# includers_file SHA HEADER: where the includers of HEADER are kept for the
+# kernel version of SHA ($XCACHE/includers/<version>/).
+includers_file() {
+	local v
+	v=$(memo "version-$1" kernel_version "$1") || return 1
+	printf '%s/includers/%s/%s\n' "$XCACHE" "$v" "${2//\//%}"
+}
+
+# kernel_version SHA: VERSION.PATCHLEVEL.SUBLEVEL of SHA's Makefile, or
+# "unknown" (a smoke build never has that release, so nothing is kept).
+kernel_version() {
+	{ git -C "$TREE" show "$1:Makefile" 2>/dev/null || true; } |
+		awk -F' *= *' '$1 ~ /^(VERSION|PATCHLEVEL|SUBLEVEL)$/ { v = v (v == "" ? "" : ".") $2 }
+			$1 == "SUBLEVEL" { s = v }
+			END { print (s == "" ? "unknown" : s) }'
+}
+
+# keep_includers SHA FILE LIST: keep LIST in FILE, but only when the smoke
+# build is of SHA's kernel version (another base's graph is used for this
+# run only).
+keep_includers() {
+	local rel v
+	rel=$(cat "$SMOKE_OUT/include/config/kernel.release" 2>/dev/null) || return 0
+	v=$(memo "version-$1" kernel_version "$1") || return 1
+	[[ $rel == "$v" || $rel == "$v"[!0-9]* ]] || return 0
+	mkdir -p "${2%/*}" && printf '%s\n' "$3" >"$2.tmp" && mv "$2.tmp" "$2"
 }
 
 # smoke_includers HEADER: the objects of the smoke build that include
@@ -209,7 +247,7 @@ plan() {
 	printf '%s\n' "${own[@]}" >"$file.own"
 	: >"$file.deps"
 	for f in "${headers[@]}"; do
-		dependents "$f" "$d" >>"$file.deps" || return 1
+		dependents "$f" "$d" "$sha" >>"$file.deps" || return 1
 		direct_includers "$sha" "$f" "$d" >>"$file.own" || return 1
 	done
 	LC_ALL=C sort -u "$file.deps" -o "$file.deps"

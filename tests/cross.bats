@@ -124,6 +124,35 @@ cross_row_stage() {
 	[ "$(cat "$WORKDIR/cross-cache/fixarm/$sha-"*/objects | xargs)" = "u/u1.o u/u3.o u/u5.o u/u7.o" ]
 }
 
+@test "cross-compile: the includers of a header are kept per kernel version, whatever the smoke build last built" {
+	local users=() i kept=$WORKDIR/cross-cache/includers/6.12.0/include%fix.h
+	for i in 1 2 3 4 5 6 7 8; do users+=("u/u$i.c:#include \"../include/fix.h\":fixture: user $i"); done
+	make_series one linux-source "include/fix.h:extern int fix;:fixture: a header" "${users[@]}" \
+		"include/fix.h:extern int fix; extern int fix2;:fixture: the header changes"
+	ws apply.sh
+	mkdir -p "$SMOKE_OUT/u" "$SMOKE_OUT/include/config"
+	for i in 1 2 3 4 5 6 7 8; do
+		printf 'deps_u/u%s.o := \\\n  /somewhere/src/include/fix.h \\\n' "$i" >"$SMOKE_OUT/u/.u$i.o.cmd"
+	done
+	# A smoke build of another version is used, not kept.
+	echo 6.1.0 >"$SMOKE_OUT/include/config/kernel.release"
+	CROSS_MAX_OBJS=4 run ws cross.sh series
+	[ "$status" -eq 0 ]
+	[ ! -e "$kept" ]
+	# One of the commit's own version is kept.
+	rm -rf "$WORKDIR/cross-cache/fixarm"
+	echo 6.12.0+ >"$SMOKE_OUT/include/config/kernel.release"
+	CROSS_MAX_OBJS=4 run ws cross.sh series
+	[ "$status" -eq 0 ]
+	[ "$(grep -c . "$kept")" -eq 8 ]
+	# The smoke build then built a commit whose objects include it less:
+	# the sample, and so every cell, stays as it was.
+	rm "$SMOKE_OUT"/u/.u[1-4].o.cmd
+	CROSS_MAX_OBJS=4 run ws cross.sh series
+	[ "$status" -eq 0 ]
+	[[ $(cross_row 10 fixarm) == "pass 4 objects: 0 of its files, 4 of the 8 that include its headers; no errors or warnings, cached" ]]
+}
+
 @test "cross-compile: a second run takes every cell from the cache, and a changed commit compiles again" {
 	make_series one linux-source "lib/a.c:int lib_a(void) { return 0; }:fixture: generic code"
 	ws apply.sh
