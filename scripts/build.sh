@@ -206,17 +206,17 @@ MEMORY_STRUCTS="task_struct signal_struct sighand_struct k_sigaction sigpending"
 # artifact (the same tree id and config key, removed by make clean).
 # Called as `struct_sizes SHA || ...`, so without errexit: each step checks.
 struct_sizes() {
-	local sha=$1 art memo OUT=$WORKDIR/build/$BA_PREFIX$CONFIG-memory
+	local sha=$1 key memo OUT=$WORKDIR/build/$BA_PREFIX$CONFIG-memory
 	local log=$WORKDIR/build/$BA_PREFIX$CONFIG-memory.log
-	art=$(artifact_dir "$sha") || return 1
-	memo=$art.struct-sizes
+	key=$(config_key "$sha") || return 1
+	memo=$(artifact_dir "$sha").struct-sizes || return 1
 	if [[ -s $memo ]]; then
 		cat "$memo"
 		return 0
 	fi
 	mkdir -p "$OUT" "${memo%/*}" && : >"$log" || return 1
 	checkout_src "$sha" || return 1
-	configure "$sha" "$log" "${art##*-}" || return 1
+	configure "$sha" "$log" "$key" || return 1
 	kmake -j"$JOBS" KCFLAGS=-g kernel/signal.o >>"$log" 2>&1 || {
 		tail -n 20 "$log" >&2
 		return 1

@@ -21,9 +21,9 @@
 # ($WORKDIR/cross/<name>, kept between commits and runs), the objects of
 # the .c and .S files the commit touches, and for each header it touches a
 # sample of the objects that include it (kbuild's .cmd files of the x86
-# smoke build tell which, kept per kernel version; capped at CROSS_MAX_OBJS
-# in all; the row says how many of how many), plus the files of that architecture that include it
-# directly.  When the compile prints an error or a warning, the same
+# smoke build tell which, kept per kernel version; capped at
+# CROSS_MAX_OBJS in all; the row says how many of how many), plus the
+# files of that architecture that include it directly.  When the compile prints an error or a warning, the same
 # objects are compiled at the parent: a new error fails the cell, a new
 # warning warns (scripts/cross_diag.py).  An architecture the commit
 # touches that has no cross compiler is a "skip" row that says why.
@@ -150,17 +150,19 @@ header_regex() {
 
 # dependents HEADER DIR SHA: the objects of the smoke build that include
 # HEADER, outside arch/ (or in arch/DIR/), one a line, sorted.  The list is
-# kept for SHA's kernel version (includers_file), so that the sample plan
-# takes from it, and with it the key of every cell, does not change with
-# whichever commit the smoke build last built (KUnit on, another base).
+# kept for SHA's kernel version in $XCACHE/includers/<version>/, so that
+# the sample plan takes from it, and with it the key of every cell, does
+# not change with whichever commit the smoke build last built (KUnit on,
+# another base).
 dependents() {
-	local h=$1 d=$2 f list
-	f=$(includers_file "$3" "$h") || return 1
+	local h=$1 d=$2 v f list
+	v=$(memo "version-$3" kernel_version "$3") || return 1
+	f=$XCACHE/includers/$v/${h//\//%}
 	if [[ -f $f ]]; then
 		list=$(<"$f")
 	elif [[ -d $SMOKE_OUT ]]; then
 		list=$(memo "includers-${h//\//%}" smoke_includers "$h") || return 1
-		keep_includers "$3" "$f" "$list" || return 1
+		keep_includers "$v" "$f" "$list" || return 1
 	else
 		return 0
 	fi
@@ -168,31 +170,21 @@ dependents() {
 	grep -E "^(arch/$d/|[^a])|^a[^r]" <<<"$list" || true
 }
 
-# includers_file SHA HEADER: where the includers of HEADER are kept for the
-# kernel version of SHA ($XCACHE/includers/<version>/).
-includers_file() {
-	local v
-	v=$(memo "version-$1" kernel_version "$1") || return 1
-	printf '%s/includers/%s/%s\n' "$XCACHE" "$v" "${2//\//%}"
-}
-
 # kernel_version SHA: VERSION.PATCHLEVEL.SUBLEVEL of SHA's Makefile, or
 # "unknown" (a smoke build never has that release, so nothing is kept).
 kernel_version() {
 	{ git -C "$TREE" show "$1:Makefile" 2>/dev/null || true; } |
-		awk -F' *= *' '$1 ~ /^(VERSION|PATCHLEVEL|SUBLEVEL)$/ { v = v (v == "" ? "" : ".") $2 }
-			$1 == "SUBLEVEL" { s = v }
-			END { print (s == "" ? "unknown" : s) }'
+		awk '$2 == "=" { v[$1] = $3 }
+			END { print (v["SUBLEVEL"] == "" ? "unknown" : v["VERSION"] "." v["PATCHLEVEL"] "." v["SUBLEVEL"]) }'
 }
 
-# keep_includers SHA FILE LIST: keep LIST in FILE, but only when the smoke
-# build is of SHA's kernel version (another base's graph is used for this
-# run only).
+# keep_includers VERSION FILE LIST: keep LIST in FILE, but only when the
+# smoke build is of that kernel VERSION (another base's graph is used for
+# this run only).
 keep_includers() {
-	local rel v
+	local rel
 	rel=$(cat "$SMOKE_OUT/include/config/kernel.release" 2>/dev/null) || return 0
-	v=$(memo "version-$1" kernel_version "$1") || return 1
-	[[ $rel == "$v" || $rel == "$v"[!0-9]* ]] || return 0
+	[[ $rel == "$1" || $rel == "$1"[!0-9]* ]] || return 0
 	mkdir -p "${2%/*}" && printf '%s\n' "$3" >"$2.tmp" && mv "$2.tmp" "$2"
 }
 

@@ -34,6 +34,21 @@ cross_row_stage() {
 		"$WORKDIR/report/results.tsv"
 }
 
+# header_with_eight_users: series one, applied: a header, eight files that
+# include it, then a change to the header (its 10th commit); and the smoke
+# build's .cmd files that say the eight include it.
+header_with_eight_users() {
+	local users=() i
+	for i in 1 2 3 4 5 6 7 8; do users+=("u/u$i.c:#include \"../include/fix.h\":fixture: user $i"); done
+	make_series one linux-source "include/fix.h:extern int fix;:fixture: a header" "${users[@]}" \
+		"include/fix.h:extern int fix; extern int fix2;:fixture: the header changes"
+	ws apply.sh
+	mkdir -p "$SMOKE_OUT/u"
+	for i in 1 2 3 4 5 6 7 8; do
+		printf 'deps_u/u%s.o := \\\n  /somewhere/src/include/fix.h \\\n' "$i" >"$SMOKE_OUT/u/.u$i.o.cmd"
+	done
+}
+
 @test "cross-compile: generic code on the representative set, arch/<dir>/ on its own, and no compiler is not covered" {
 	make_series one linux-source \
 		"lib/a.c:int lib_a(void) { return 0; }:fixture: generic code" \
@@ -106,16 +121,7 @@ cross_row_stage() {
 }
 
 @test "cross-compile: a header is compiled through a capped sample of the objects that include it, and says how many" {
-	local users=() i
-	for i in 1 2 3 4 5 6 7 8; do users+=("u/u$i.c:#include \"../include/fix.h\":fixture: user $i"); done
-	make_series one linux-source "include/fix.h:extern int fix;:fixture: a header" "${users[@]}" \
-		"include/fix.h:extern int fix; extern int fix2;:fixture: the header changes"
-	ws apply.sh
-	# What the smoke build's .cmd files say includes the header.
-	for i in 1 2 3 4 5 6 7 8; do
-		mkdir -p "$SMOKE_OUT/u"
-		printf 'deps_u/u%s.o := \\\n  /somewhere/src/include/fix.h \\\n' "$i" >"$SMOKE_OUT/u/.u$i.o.cmd"
-	done
+	header_with_eight_users
 	CROSS_MAX_OBJS=4 run ws cross.sh series
 	[ "$status" -eq 0 ]
 	[[ $(cross_row 10 fixarm) == "pass 4 objects: 0 of its files, 4 of the 8 that include its headers; no errors or warnings" ]]
@@ -125,15 +131,9 @@ cross_row_stage() {
 }
 
 @test "cross-compile: the includers of a header are kept per kernel version, whatever the smoke build last built" {
-	local users=() i kept=$WORKDIR/cross-cache/includers/6.12.0/include%fix.h
-	for i in 1 2 3 4 5 6 7 8; do users+=("u/u$i.c:#include \"../include/fix.h\":fixture: user $i"); done
-	make_series one linux-source "include/fix.h:extern int fix;:fixture: a header" "${users[@]}" \
-		"include/fix.h:extern int fix; extern int fix2;:fixture: the header changes"
-	ws apply.sh
-	mkdir -p "$SMOKE_OUT/u" "$SMOKE_OUT/include/config"
-	for i in 1 2 3 4 5 6 7 8; do
-		printf 'deps_u/u%s.o := \\\n  /somewhere/src/include/fix.h \\\n' "$i" >"$SMOKE_OUT/u/.u$i.o.cmd"
-	done
+	local kept=$WORKDIR/cross-cache/includers/6.12.0/include%fix.h
+	header_with_eight_users
+	mkdir -p "$SMOKE_OUT/include/config"
 	# A smoke build of another version is used, not kept.
 	echo 6.1.0 >"$SMOKE_OUT/include/config/kernel.release"
 	CROSS_MAX_OBJS=4 run ws cross.sh series
