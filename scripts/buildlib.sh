@@ -99,8 +99,14 @@ config_key() {
 	echo "$key"
 }
 
+# artifact_dir SHA: where commit SHA's kernel on $CONFIG is kept, named by
+# its tree and its config key; fails (printing nothing) when either cannot
+# be had.
 artifact_dir() {
-	echo "$ARTIFACTS/$BA_PREFIX$CONFIG/$(git_tree rev-parse "$1^{tree}")-$(config_key "$1")"
+	local treeid key
+	treeid=$(git_tree rev-parse --verify -q "$1^{tree}") || return 1
+	key=$(config_key "$1") && [[ -n $key ]] || return 1
+	echo "$ARTIFACTS/$BA_PREFIX$CONFIG/$treeid-$key"
 }
 
 checkout_src() {
@@ -231,18 +237,19 @@ build_killed() {
 }
 
 # build_commit SHA ART: build into $OUT, leave the result in ART, the
-# commit's artifact_dir (its name ends in the config key).  Prints nothing; the artifact's 'result' file holds "status seconds detail".
+# commit's artifact_dir.  Prints nothing; the artifact's 'result' file holds "status seconds detail".
 # Returns non-zero only when the workspace itself failed (a checkout, a copy):
 # then nothing is stored.  Called as `build_commit || ...`, so without
 # errexit: every step checks its own status.
 build_commit() {
-	local sha=$1 art=$2 tmp t0 rc=0
+	local sha=$1 art=$2 tmp t0 rc=0 key
 	artifact_done "$art" && return 0
+	key=$(config_key "$sha") || return 1
 	tmp=$art.tmp
 	rm -rf "$tmp" && mkdir -p "$tmp" || return 1
 	t0=$(now)
 	checkout_src "$sha" || { warn "cannot check out ${sha:0:12} in $SRC"; return 1; }
-	if ! configure "$sha" "$tmp/build.log" "${art##*-}"; then
+	if ! configure "$sha" "$tmp/build.log" "$key"; then
 		printf 'fail %s %s\n' $(($(now) - t0)) "config: $(grep -m1 -A1 '^error:' "$tmp/build.log" | tail -n1 | xargs)" >"$tmp/result" &&
 			mv_artifact "$tmp" "$art"
 		return
