@@ -6,8 +6,10 @@
 #   - the debug kernel of each head, then the arm64 kernels of each base
 #     and head, built while the previous boots run;
 #   - once every boot and check is done, the matrix.
-# A failing stage does not stop the others; the exit status is the
-# matrix's (non-zero if any cell failed).
+# Before the builds, the run writes its plan: every cell it owes each
+# series (scripts/cells.py).  A failing stage does not stop the others;
+# the exit status is the matrix's: non-zero if any cell failed, or if a
+# planned cell was never decided (a stage that died half-way).
 #
 # Two lanes run beside the builds because they leave cores idle: most of
 # the checks' time is one core's (Sphinx, spatch, checkpatch,
@@ -140,6 +142,40 @@ stop_beside() {
 	LANE_PID="" CHECKS_PID=""
 }
 
+# apply_series NAME: apply.sh for one series; true when its branch is the
+# series now.  A series whose base series did not apply in this run is not
+# applied on what that branch held before: its apply cell fails, naming
+# the base (APPLY_FAILED: the names of those that did not apply).  A
+# series that did not apply owes its apply cell, which apply.sh decides
+# (as a failure naming the file at fault) or the matrix shows as missing.
+APPLY_FAILED=" "
+apply_series() {
+	local s=$1 b
+	b=$(series_base "$s") || return 1
+	if [[ $APPLY_FAILED == *" $b "* ]]; then
+		APPLY_FAILED+="$s "
+		cells plan-apply "$s" || die "could not write the plan of $s in $REPORT/plan"
+		record "$s" 0 - "series/$s" apply fail 0 "not applied: series/$s/base names $b, which did not apply"
+		return 1
+	fi
+	SERIES=$s step apply.sh && return 0
+	APPLY_FAILED+="$s "
+	cells plan-apply "$s" || die "could not write the plan of $s in $REPORT/plan"
+	return 1
+}
+
+# plan_series NAME: the cells the run owes series NAME (scripts/cells.py
+# plan): for each commit the apply cell, the checks (not of the base), the
+# x86_64 build and boot, the cross-compile (of the commits), and the debug
+# boot of the head (DEBUG=1) and the arm64 build and boot of base and head.
+plan_series() {
+	local checks
+	checks=$("$WS_ROOT/scripts/check.sh" list | paste -sd,) ||
+		die "could not list the checks (CHECKS=${CHECKS:-})"
+	series_commits "$1" | cells plan "$1" "$checks" "${DEBUG:-1}" 1 ||
+		die "could not write the plan of $1 in $REPORT/plan"
+}
+
 main() {
 	local state t0
 	t0=$(now)
@@ -147,7 +183,8 @@ main() {
 	check_disk
 	take_lock
 	mkdir -p "$REPORT"
-	rm -f "$RESULTS" "$REPORT/bench-raw.tsv"
+	rm -f "$REPORT/bench-raw.tsv"
+	cells reset || die "could not clear the cells of the last run in $REPORT"
 	[[ ${NO_DEPS:-0} == 1 ]] || step deps.sh
 	step import.sh
 	# ICECC=1 and CCACHE_REMOTE are checked once, after deps installed
@@ -157,8 +194,12 @@ main() {
 	local -a series applied=()
 	capture series selected_series
 	for s in "${series[@]}"; do
-		SERIES=$s step apply.sh && applied+=("$s")
+		apply_series "$s" && applied+=("$s")
 	done
+	for s in "${applied[@]}"; do
+		plan_series "$s"
+	done
+	((${#applied[@]})) || progress series "no series applied: nothing to build"
 	trap stop_beside EXIT
 	[[ ${CHECKS_BESIDE:-1} == 0 ]] || start_checks "${applied[@]}"
 	start_lane
@@ -170,15 +211,18 @@ main() {
 		SERIES=$s step cross.sh series || true
 	done
 	if [[ ${DEBUG:-1} == 1 ]]; then
-		for s in "${series[@]}"; do
-			git_tree rev-parse -q --verify "refs/heads/$s" >/dev/null || continue
+		for s in "${applied[@]}"; do
 			SERIES=$s step boot.sh heads-build || true
 			boot_step "SERIES=$s" boot.sh heads
 		done
 	fi
 	# arm64: the base and the head of each series, built and booted.
-	BOOT_ARCH=arm64 step boot.sh arch-builds || true
-	boot_step BOOT_ARCH=arm64 boot.sh arch-boots
+	if ((${#applied[@]})); then
+		local list
+		list=$(IFS=,; echo "${applied[*]}")
+		SERIES=$list BOOT_ARCH=arm64 step boot.sh arch-builds || true
+		boot_step "SERIES=$list" BOOT_ARCH=arm64 boot.sh arch-boots
+	fi
 	wait_lane
 	wait_session "$CHECKS_PID" checks "the checks"
 	CHECKS_PID=""

@@ -140,6 +140,8 @@ apply_one() {
 
 	local -a patches
 	capture patches patch_files "$name"
+	((${#patches[@]})) ||
+		die "series/$name/series lists no patch: a series is at least one patch (list them in series/$name/series, one file name a line)"
 	progress apply "$name: ${#patches[@]} patches on $base_ref ($(git_tree log -1 --format=%h "$base"))"
 	prepare_worktree "$base" || { warn "cannot prepare the worktree $APPLY_WT"; return 1; }
 	clear_series "$name" || return 1
@@ -183,6 +185,28 @@ record_commits() {
 	done < <(git_tree log --reverse --format='%H %s' "$base..$head" | awk '{print NR, $0}')
 }
 
+# refuse NAME WHY: series NAME was not applied: its apply cell fails with
+# WHY (which names the file at fault), so that the run's matrix shows it.
+refuse() {
+	record "$1" 0 - "series/$1" apply fail 0 "$2" "${3:-}"
+}
+
+# apply_or_refuse NAME: apply_one, in a subshell of its own (its errors
+# exit it); when it fails without having recorded why (a missing patch, an
+# empty series, edits not exported, a branch that could not move), its
+# last error line becomes the series' failing apply cell.
+apply_or_refuse() {
+	local name=$1 log=$LOGS/apply-$1.err rc=0 why
+	(apply_one "$name") 2>"$log" || rc=$?
+	cat "$log" >&2
+	((rc != 0)) || return 0
+	if ! cat "$(cell_store)/$name"/*/apply 2>/dev/null | cut -f6 | grep -qx fail; then
+		why=$(grep -m1 '^error: ' "$log" | sed 's/^error: //')
+		refuse "$name" "${why:-apply.sh stopped (exit $rc) without saying why}" "$log"
+	fi
+	return "$rc"
+}
+
 main() {
 	(($# == 0)) || die "apply.sh takes no arguments (got '$*'); name the series with SERIES=a,b"
 	require_tree
@@ -199,19 +223,25 @@ main() {
 			b=$(distro_branch "$b")
 			if ! git_tree rev-parse -q --verify "refs/heads/$b" >/dev/null; then
 				warn "not applying $s: series/$s/base names $(series_base "$s"), which is not imported (no branch $b): run make import"
+				refuse "$s" "series/$s/base names $(series_base "$s"), which is not imported (no branch $b): run make import"
 				failed[$s]=1
 				rc=1
 				continue
 			fi
 		elif [[ -n ${failed[$b]:-} ]]; then
 			warn "not applying $s: its base series $b failed"
+			refuse "$s" "not applied: series/$s/base names $b, which did not apply"
 			failed[$s]=1
 			rc=1
 			continue
 		elif ! git_tree rev-parse -q --verify "refs/heads/$b" >/dev/null; then
-			SERIES=$b apply_one "$b" || { failed[$s]=1; rc=1; continue; }
+			SERIES=$b apply_or_refuse "$b" || {
+				refuse "$s" "not applied: series/$s/base names $b, which did not apply"
+				failed[$s]=1 rc=1
+				continue
+			}
 		fi
-		apply_one "$s" || { failed[$s]=1; rc=1; }
+		apply_or_refuse "$s" || { failed[$s]=1; rc=1; }
 	done
 	return $rc
 }

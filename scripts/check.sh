@@ -257,6 +257,10 @@ cmd_bench() {
 }
 
 main() {
+	if [[ ${1:-} == list ]]; then
+		selected_checks
+		return 0
+	fi
 	require_tree
 	take_lock
 	require_scale_out
@@ -290,7 +294,7 @@ main() {
 				# run_check died before it printed a result.
 				[[ -n $status ]] || { status=fail summary="check.sh could not run the check"; }
 				progress "$c" "$s [$idx/$n] ${sha:0:12} $subj: $status ${summary:-}"
-				record "$s" "$idx" "$sha" "$subj" "$c" "$status" "$secs" "${summary:-}" "$log"
+				record "$s" "$idx" "$sha" "$subj" "$c" "$status" "$secs" "${summary:-}" "$log" ""
 				[[ $status == fail ]] && rc=1
 				[[ $status != fail || -z $log ]] || echo "  log: $log"
 			done

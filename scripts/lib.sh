@@ -196,88 +196,107 @@ sanitize() {
 }
 
 RESULTS_HEADER=$'series\tindex\tcommit\tsubject\tstage\tstatus\tseconds\tdetail\tlog\tarch'
-# The headers of results.tsv before it had the arch column (its rows are
-# kept, with an empty arch), and before it had the log column (moved aside).
-RESULTS_HEADER_9=$'series\tindex\tcommit\tsubject\tstage\tstatus\tseconds\tdetail\tlog'
-RESULTS_HEADER_8=$'series\tindex\tcommit\tsubject\tstage\tstatus\tseconds\tdetail'
 
-# results_damage FILE: where FILE is not a results table (its header, then
-# rows of as many fields with a known status), as "line N: what"; nothing
-# if it is one.  A table without the arch column still is one.
-results_damage() {
-	awk -F'\t' -v header="$RESULTS_HEADER" -v header9="$RESULTS_HEADER_9" '
-		NR == 1 { if ($0 != header && $0 != header9) { print "line 1: not the header of a results table"; exit } nf = NF; next }
-		NF != nf { print "line " NR ": " NF " fields, not " nf; exit }
-		$6 !~ /^(pass|warn|fail|skip)$/ { print "line " NR ": unknown status \"" $6 "\""; exit }
-		$2 !~ /^[0-9]+$/ { print "line " NR ": index \"" $2 "\" is not a number"; exit }
-	' "$1"
+# The cells of a run are owned by scripts/cells.py: the plan (what the run
+# owes), the store (what each stage decided: one file per cell under
+# report/cells/, which record below writes) and results.tsv, the table
+# every report is written from.  CELLS_PY runs it.
+CELLS_PY=$WS_ROOT/scripts/cells.py
+
+# cells CMD ARG...: scripts/cells.py CMD on the report directory of
+# $RESULTS (a bisect's boots have their own, boot.sh).
+cells() {
+	"$CELLS_PY" "$1" "${RESULTS%/*}" "${@:2}"
+}
+
+# cell_store: the directory of the cells of $RESULTS' run.
+cell_store() {
+	echo "${RESULTS%/*}/cells"
 }
 
 # record SERIES INDEX COMMIT SUBJECT STAGE STATUS SECONDS DETAIL [LOG [ARCH]]
-# Replaces any earlier row for the same series, index, stage and arch.  LOG
-# is the cell's evidence: its log file, or the directory of a boot's logs.
-# ARCH is the architecture the cell compiled or booted: by default x86_64
-# for build, boot and boot-debug, the suffix of a stage such as boot-arm64,
-# and none for the checks.
+# One cell of the run, into the store: its file (cells.py's row) is written
+# beside its name and renamed, so a kill or a full disk leaves every earlier
+# cell whole; a cell that cannot be stored stops the stage, saying so (the
+# run's plan then counts what it did not decide as missing).  A second
+# record of the same series, index, stage and arch replaces the first.
+# STATUS is pass, warn, fail, skip, or untested (the work ran and verified
+# nothing).  LOG is the cell's evidence: its log file, or the directory of
+# a boot's logs.  ARCH is the architecture the cell compiled or booted: by
+# default x86_64 for build, boot and boot-debug, the suffix of a stage such
+# as boot-arm64, and none for the others (the checks pass it empty).
 record() {
 	local series=$1 index=$2 commit=$3 subject=$4 stage=$5 status=$6 secs=$7 detail=$8 log=${9:-} arch=${10-}
-	case $status in pass | warn | fail | skip) ;; *) die "record: bad status '$status'" ;; esac
+	case $status in pass | warn | fail | skip | untested) ;; *) die "record: bad status '$status'" ;; esac
+	[[ $index =~ ^[0-9]+$ ]] || die "record: bad index '$index'"
+	[[ $stage =~ ^[a-z0-9][a-z0-9_.-]*$ ]] || die "record: bad stage '$stage'"
 	if (($# < 10)); then
 		case $stage in
 		build | boot | boot-debug) arch=x86_64 ;;
 		build-* | boot-*) arch=${stage#*-} ;;
 		esac
 	fi
-	mkdir -p "$REPORT"
 	subject=${subject//[[:cntrl:]]/ }
 	detail=${detail//[[:cntrl:]]/ }
 	log=${log//[[:cntrl:]]/ }
-	(
-		flock 8
-		local damage
-		if [[ -s $RESULTS && $(head -n1 "$RESULTS") == "$RESULTS_HEADER_8" ]]; then
-			progress report "$RESULTS has no log column yet (an older workspace): starting a new one"
-			mv -f "$RESULTS" "$RESULTS.old"
-		fi
-		if [[ -s $RESULTS ]]; then
-			damage=$(results_damage "$RESULTS")
-			if [[ -n $damage ]]; then
-				warn "$RESULTS is damaged ($damage): moved to $RESULTS.damaged, starting a new one"
-				mv -f "$RESULTS" "$RESULTS.damaged"
-			fi
-		fi
-		if [[ ! -s $RESULTS ]]; then
-			printf '%s\n' "$RESULTS_HEADER" >"$RESULTS"
-		fi
-		awk -F'\t' -v OFS='\t' -v s="$series" -v i="$index" -v st="$stage" -v a="$arch" '
-			NR == 1 { if (NF == 9) $0 = $0 "\tarch"; print; next }
-			NF == 9 { $0 = $0 "\t" ($5 ~ /^(build|boot|boot-debug)$/ ? "x86_64" : $5 ~ /^(build|boot)-/ ? substr($5, index($5, "-") + 1) : "") }
-			!($1 == s && $2 == i && $5 == st && $10 == a)' "$RESULTS" >"$RESULTS.new"
+	local store dir file tmp
+	store=$(cell_store)
+	if [[ ! -d $store ]]; then
+		cells import || die "could not read the results of an older workspace ($RESULTS) into $store"
+	fi
+	dir=$store/$series/$index
+	file=$dir/$stage${arch:+@$arch}
+	tmp=$dir/.${file##*/}.tmp.$BASHPID
+	if ! { mkdir -p "$dir" &&
 		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$series" "$index" "$commit" \
-			"$subject" "$stage" "$status" "$secs" "$detail" "$log" "$arch" >>"$RESULTS.new"
-		mv "$RESULTS.new" "$RESULTS"
-	) 8>"$REPORT/.results.lock"
+			"$subject" "$stage" "$status" "$secs" "$detail" "$log" "$arch" >"$tmp" &&
+		mv -f "$tmp" "$file"; }; then
+		rm -f "$tmp"
+		die "could not store the $stage cell of $series [$index] ($status) in $file (is the disk full?); the cells stored before it are kept"
+	fi
+	results_view
 }
 
-# clear_cells SERIES INDEX STAGE: forget the rows of one stage of one commit
-# (all its architectures), before the stage records them again.
+# results_view: $RESULTS rewritten from the store (the decided cells; the
+# matrix adds the planned ones no stage decided), for whoever reads it
+# during a run.  Beside its name, then renamed: never half a table.  A
+# view that cannot be written (a full disk) is named; the store keeps the
+# cells, and make matrix writes it again.
+results_view() {
+	local store tmp
+	store=$(cell_store)
+	mkdir -p "${RESULTS%/*}" || return 1
+	(
+		flock 8
+		tmp=$RESULTS.new.$BASHPID
+		if { printf '%s\n' "$RESULTS_HEADER" &&
+			find "$store" -type f ! -name '.*' ! -name '*.damaged' -print0 | LC_ALL=C sort -z | xargs -0r cat; } >"$tmp" &&
+			mv -f "$tmp" "$RESULTS"; then
+			exit 0
+		fi
+		rm -f "$tmp"
+		warn "could not write $RESULTS (is the disk full?); its cells are kept in $store, and make matrix writes it again"
+	) 8>"${RESULTS%/*}/.results.lock"
+}
+
+# clear_cells SERIES INDEX STAGE: forget the cells of one stage of one
+# commit (all its architectures), before the stage records them again.
 clear_cells() {
-	[[ -f $RESULTS ]] || return 0
-	(
-		flock 8
-		awk -F'\t' -v s="$1" -v i="$2" -v st="$3" 'NR == 1 || !($1 == s && $2 == i && $5 == st)' \
-			"$RESULTS" >"$RESULTS.new" && mv "$RESULTS.new" "$RESULTS"
-	) 8>"$REPORT/.results.lock"
+	local dir
+	dir=$(cell_store)/$1/$2
+	[[ -d $dir ]] || return 0
+	rm -f "$dir/$3" "$dir/$3"@* || return 1
+	results_view
 }
 
-# clear_series NAME: forget every row of a series (its commits changed).
+# clear_series NAME: forget every cell of a series, and its plan (its
+# commits changed).
 clear_series() {
-	[[ -f $RESULTS ]] || return 0
-	(
-		flock 8
-		awk -F'\t' -v s="$1" 'NR == 1 || $1 != s' "$RESULTS" >"$RESULTS.new"
-		mv "$RESULTS.new" "$RESULTS"
-	) 8>"$REPORT/.results.lock"
+	local store
+	store=$(cell_store)
+	[[ -d $store/$1 || -f ${RESULTS%/*}/plan/$1 ]] || return 0
+	rm -rf "${store:?}/$1" "${RESULTS%/*}/plan/$1" || return 1
+	results_view
 }
 
 # bench PHASE WHAT SECONDS: one row of timing for `make bench`.

@@ -3,7 +3,8 @@
 """matrix.py: the matrix of a run, commits by stages, from results.tsv.
 
   matrix.py RESULTS ARCHES text|md
-        Prints the matrix of RESULTS (a results.tsv) as text for the
+        Prints the matrix of RESULTS (a run's report directory, whose
+        cells scripts/cells.py reads, or a results.tsv) as text for the
         terminal or as Markdown for summary.md: per series, one row per
         commit (by index) and one column per stage present, in the
         canonical order (apply, checkpatch, the other checks by name,
@@ -11,20 +12,26 @@
         boot-arm64, then any other); a cell is its worst status and its
         total seconds.  Then, for a series with cross-compile cells, the
         architectures (in the order of ARCHES, scripts/arches, then any
-        other) by commit; then every failure and warning with its detail
-        and log; then the count of failing cells.  Exits 1 when a cell
-        failed, 2 on a usage error or a file it cannot read.
+        other) by commit; then every failure, untested cell and warning
+        with its detail and log; then the count of untested cells (the
+        work ran and verified nothing), if any, and of failing cells (a
+        planned cell that no stage decided is one: MISSING).  Exits 1
+        when a cell failed, 2 on a usage error or a file it cannot read.
 
 The data is handled byte for byte (read and written as Latin-1), so the
 widths count bytes.
 """
 
+import os
 import sys
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cells import Damaged, Status, table  # noqa: E402
 
 STAGE_ORDER = ("apply", "checkpatch", "@checks", "build", "cross", "full-build",
                "boot", "boot-debug", "build-arm64", "boot-arm64")
-RANK = {"skip": 0, "pass": 1, "warn": 2, "fail": 3}
-FIELDS = 10
+RANK = {s.value: s.rank for s in Status}
 
 
 def number(text):
@@ -40,15 +47,11 @@ def show(value):
 
 
 def read_rows(path):
-    with open(path, encoding="latin-1", newline="") as f:
-        lines = f.read().split("\n")
-    rows = []
-    for line in lines[1:]:
-        if not line:
-            continue
-        row = line.split("\t")
-        rows.append(row + [""] * (FIELDS - len(row)))
-    return rows
+    """The cells of a report directory or a results.tsv (cells.py's
+    table), as lists of fields."""
+    return [[c.series, str(c.index), c.commit, c.subject, c.stage, c.status.value,
+             str(c.seconds), c.detail, c.log, c.arch, c.missing]
+            for c in table(path, encoding="latin-1")]
 
 
 def arch_order(path):
@@ -81,11 +84,13 @@ class Matrix:
         self.xcell, self.xany, self.xseen = {}, set(), []
         self.notes = []
         self.nfail = 0
+        self.nuntested = 0
+        self.missing = set()
         for row in rows:
             self.add(row)
 
     def add(self, row):
-        series, index, commit, subject, stage, st, secs, detail, log, arch = row[:FIELDS]
+        series, index, commit, subject, stage, st, secs, detail, log, arch, missing = row
         key = (series, index)
         if key not in self.commit:
             self.order.append(key)
@@ -101,10 +106,16 @@ class Matrix:
             self.status[cell] = st
         self.secs[cell] = self.secs.get(cell, 0.0) + number(secs)
         fig = f" {show(self.secs[cell])}s" if stage != "apply" and self.secs[cell] > 0 else ""
-        self.cell[cell] = ("FAIL" if self.status[cell] == "fail" else self.status[cell]) + fig
+        if missing:
+            self.missing.add(cell)
+        label = {"fail": "MISSING" if cell in self.missing else "FAIL",
+                 "untested": "UNTESTED"}.get(self.status[cell], self.status[cell])
+        self.cell[cell] = label + fig
         if stage == "cross" and arch:
             if st == "fail":
-                xs = "FAIL"
+                xs = "MISSING" if missing else "FAIL"
+            elif st == "untested":
+                xs = "untst"
             elif st == "skip":
                 xs = "n/c" if detail.startswith("not covered") else "skip"
             else:
@@ -115,7 +126,9 @@ class Matrix:
                 self.xseen.append(arch)
         if st == "fail":
             self.nfail += 1
-        if st in ("fail", "warn"):
+        if st == "untested":
+            self.nuntested += 1
+        if st in ("fail", "warn", "untested"):
             d = detail if detail.startswith(st + ":") else f"{st}: {detail}"
             where = f"{stage} {arch}" if stage == "cross" and arch else stage
             self.notes.append((f"{series} {index} {commit[:12]} {where}: {d}", log))
@@ -172,6 +185,10 @@ def render(m, stages, archs, md):
             out.append(f"- {note}\n" if md else f"  {note}\n")
             if log:
                 out.append(f"  (log: `{log}`)\n" if md else f"      log: {log}\n")
+    if m.nuntested:
+        # Apart from the failures: a cell that verified nothing is no pass.
+        out.append(f"\n**{m.nuntested} untested cell(s)** (the work ran and verified nothing)\n" if md
+                   else f"\n{m.nuntested} untested cell(s) (the work ran and verified nothing)\n")
     out.append(f"\n**{m.nfail} failing cell(s)**\n" if md else f"\n{m.nfail} failing cell(s)\n")
     return "".join(out)
 
@@ -185,6 +202,9 @@ def main(argv):
         archs = arch_order(argv[1])
     except OSError as e:
         print(f"matrix.py: {e.filename}: {e.strerror}", file=sys.stderr)
+        return 2
+    except Damaged as e:
+        print(f"matrix.py: {argv[0]}: {e}", file=sys.stderr)
         return 2
     m = Matrix(rows)
     text = render(m, stages_present(rows), archs, argv[2] == "md")

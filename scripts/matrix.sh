@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# matrix.sh: the one matrix of a run, commits by stages, from results.tsv.
+# matrix.sh: the one matrix of a run, commits by stages, from its cells.
 #
-# Prints it to the terminal (scripts/matrix.py renders it), writes
+# Writes $WORKDIR/report/results.tsv from the store and the plan
+# (scripts/cells.py: a cell the run planned and no stage decided is a
+# failure, "missing"), then
+# prints the matrix to the terminal (scripts/matrix.py renders it), writes
 # $WORKDIR/report/summary.md (and, through scripts/report.py, results.json
 # and results.junit.xml for CI systems), and exits 1 if any cell is fail.
 # Before the matrix, and after it in summary.md: the guest tests of ^T's
@@ -15,8 +18,8 @@ source "$(dirname "$0")/lib.sh"
 # when a cell failed, and stops when matrix.py could not render.
 render() {
 	local rc=0
-	"$WS_ROOT/scripts/matrix.py" "$RESULTS" "$WS_ROOT/scripts/arches" "$1" || rc=$?
-	((rc <= 1)) || die "scripts/matrix.py could not render $RESULTS (exit $rc)"
+	"$WS_ROOT/scripts/matrix.py" "$REPORT" "$WS_ROOT/scripts/arches" "$1" || rc=$?
+	((rc <= 1)) || die "scripts/matrix.py could not render the cells of $REPORT (exit $rc)"
 	return $rc
 }
 
@@ -30,10 +33,11 @@ designs() {
 }
 
 main() {
-	[[ -s $RESULTS ]] || die "no results yet ($RESULTS): run make first"
-	local damage
-	damage=$(results_damage "$RESULTS")
-	[[ -z $damage ]] || die "$RESULTS is damaged ($damage): run make again to rebuild it"
+	# The table of the run, from the store and the plan (scripts/cells.py):
+	# a results.tsv of an older workspace is read in first.
+	cells import || die "could not read $RESULTS into $(cell_store)"
+	[[ -d $(cell_store) || -d $REPORT/plan ]] || die "no results yet ($(cell_store)): run make first"
+	cells export || die "could not write $RESULTS from $(cell_store) (is the disk full?)"
 	local rc=0
 	{
 		echo "# Workspace report"
@@ -42,8 +46,8 @@ main() {
 		render md || true
 		designs md
 	} >"$REPORT/summary.md"
-	"$WS_ROOT/scripts/report.py" "$RESULTS" "$REPORT" ||
-		die "scripts/report.py could not write results.json and results.junit.xml from $RESULTS"
+	"$WS_ROOT/scripts/report.py" "$REPORT" "$REPORT" ||
+		die "scripts/report.py could not write results.json and results.junit.xml from the cells of $REPORT"
 	designs text
 	render text || rc=$?
 	echo "report: $REPORT/summary.md, $RESULTS (and results.json, results.junit.xml beside it)"

@@ -3,15 +3,19 @@
 """report.py: results.tsv as machine-readable reports, for CI systems.
 
   report.py RESULTS OUTDIR
-        Writes OUTDIR/results.json, one record per cell with the fields of
+        RESULTS: a run's report directory (its cells, scripts/cells.py) or
+        a results.tsv.  Writes OUTDIR/results.json, one record per cell with the fields of
         results.tsv (series, index, commit, subject, stage, status, seconds,
-        detail, log, arch; index and seconds as numbers; a table from
-        before the arch column has arch ""), and
+        detail, log, arch, and "missing": true for a planned cell no stage
+        decided; index and seconds as numbers; a table from before the
+        arch column has the arch record gave its stage), and
         OUTDIR/results.junit.xml,
         a JUnit document: one testsuite per series, one testcase per cell
         (classname "<series>.<stage>", or "<series>.cross.<arch>", name "<index> <commit:12> <subject>"),
-        a failure for "fail", skipped for "skip", the detail as the message
-        ("warn" passes, with its detail in system-out), the cell's log in
+        a failure for "fail" (a planned cell that no stage decided is one,
+        "missing: ..."), skipped for "skip" and for "untested" (the work
+        ran and verified nothing: the message says so), the detail as the
+        message ("warn" passes, with its detail in system-out), the cell's log in
         system-out.  Each file is
         written beside its final name and renamed, so a reader never sees
         half of one.  Exits 1 on a results.tsv that is not a table, 2 on a
@@ -23,9 +27,10 @@ import os
 import sys
 import xml.etree.ElementTree as ET
 
-FIELDS = ("series", "index", "commit", "subject", "stage", "status",
-          "seconds", "detail", "log", "arch")
-STATUSES = ("pass", "warn", "fail", "skip")
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cells import FIELDS, Damaged, write_atomically  # noqa: E402
+import cells  # noqa: E402
 
 
 def usage():
@@ -39,36 +44,20 @@ def fail(msg):
 
 
 def read_results(path):
-    """The cells of results.tsv, as dicts, in file order."""
-    with open(path, encoding="utf-8", errors="replace") as f:
-        lines = f.read().splitlines()
-    header = tuple(lines[0].split("\t")) if lines else ()
-    if header not in (FIELDS, FIELDS[:-1]):
-        fail(f"{path}: line 1 is not the results header")
-    cells = []
-    for n, line in enumerate(lines[1:], start=2):
-        if not line:
-            continue
-        parts = line.split("\t")
-        if len(parts) != len(header):
-            fail(f"{path}: line {n} has {len(parts)} fields, not {len(header)}")
-        cell = dict(zip(FIELDS, parts + [""] * (len(FIELDS) - len(parts))))
-        if cell["status"] not in STATUSES:
-            fail(f"{path}: line {n}: unknown status '{cell['status']}'")
-        try:
-            cell["index"] = int(cell["index"])
-            cell["seconds"] = int(cell["seconds"])
-        except ValueError:
-            fail(f"{path}: line {n}: index and seconds must be whole numbers")
-        cells.append(cell)
-    return cells
+    """The cells of results.tsv (cells.py's table), as dicts, in file order."""
+    try:
+        rows = cells.table(path)
+    except Damaged as e:
+        fail(f"{path}: {e}")
+    return [{**{f: getattr(c, f) for f in FIELDS}, "status": c.status.value,
+             "missing": c.missing} for c in rows]
 
 
-def junit(cells):
+def junit(table):
     """The JUnit document of the cells, as an ElementTree root."""
     root = ET.Element("testsuites", name="vstatus-workspace")
     suites = {}
-    for cell in cells:
+    for cell in table:
         suite = suites.get(cell["series"])
         if suite is None:
             suite = ET.SubElement(root, "testsuite", name=cell["series"])
@@ -84,6 +73,8 @@ def junit(cells):
             ET.SubElement(case, "failure", message=cell["detail"])
         elif cell["status"] == "skip":
             ET.SubElement(case, "skipped", message=cell["detail"])
+        elif cell["status"] == "untested":
+            ET.SubElement(case, "skipped", message=f"untested: {cell['detail']}")
         elif cell["detail"]:
             out.append(f"{cell['status']}: {cell['detail']}")
         if cell["log"]:
@@ -102,13 +93,6 @@ def junit(cells):
             total.set(key, str(value))
         total.set("errors", "0")
     return root
-
-
-def write_atomically(path, text):
-    tmp = f"{path}.tmp"
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(text)
-    os.replace(tmp, path)
 
 
 def main(argv):

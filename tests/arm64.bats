@@ -53,8 +53,9 @@ initramfs_list() {
 	run ! grep -q 'CONFIG_IA32_EMULATION' "$art/config"
 	[ -d "$WORKDIR/build/arm64-smoke" ]
 	[ -f "$WORKDIR/boots/arm64-smoke/$(tree rev-parse --short=12 one)/ktap.log" ]
-	# The results table is one that lib.sh's record accepts.
-	WS=$WS run bash -c 'source "$WS/scripts/lib.sh"; results_damage "$WORKDIR/report/results.tsv"'
+	# The results table is one that scripts/cells.py reads whole.
+	run /usr/bin/python3 -c 'import sys; sys.path.insert(0, sys.argv[1]); import cells; cells.read_results(sys.argv[2])' \
+		"$WS/scripts" "$WORKDIR/report/results.tsv"
 	[ "$status" -eq 0 ] && [ -z "$output" ]
 	# QEMU: the aarch64 virt machine under TCG (no KVM probe), the PL011
 	# console, KTAP on the PCI 16550 pair's second port.

@@ -2,7 +2,7 @@
 # tests/e2e.sh: the real thing.  `make` on the distro kernel (deps, import,
 # apply, check, bisect-build, boot-test of every commit of every series,
 # the debug boot of each head), then assertions on what it reported:
-#   - every commit of every series has an apply, build and boot row;
+#   - every series has a plan, and every commit an apply, build and boot row;
 #   - no cell failed, and every boot ran the guest tests (no boot row is a
 #     skip, and every boot's verdict counted passing tests);
 #   - the heads of vstatus (on 6.12) and vstatus-6.1 (its backport) passed
@@ -101,6 +101,9 @@ main() {
 		local commits
 		commits=$(awk -F'\t' -v s="$s" '$1 == s && $5 == "apply" { n++ } END { print n + 0 }' "$RESULTS")
 		((commits >= 2)) || fail "series $s: only $commits apply rows"
+		# The run planned the series' cells before it built them
+		# (scripts/cells.py); make's exit 0 says none of them is missing.
+		[[ -s $WORKDIR/report/plan/$s ]] || fail "series $s: no plan in $WORKDIR/report/plan"
 		for stage in build boot; do
 			local n
 			n=$(awk -F'\t' -v s="$s" -v st="$stage" '$1 == s && $5 == st && $6 != "skip" { n++ } END { print n + 0 }' "$RESULTS")

@@ -42,7 +42,7 @@ def test_a_damaged_table_is_refused_naming_the_line(tmp_path):
     bad.write_text("not a header\n")
     proc = run(bad, tmp_path)
     assert proc.returncode == 1
-    assert "line 1 is not the results header" in proc.stderr
+    assert "line 1: not the header of a results table" in proc.stderr
 
 
 def test_usage_error_exits_2():

@@ -1,0 +1,381 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""cells.py: the cells of a run: what it owes (the plan), what each stage
+decided (the store), and the one table every report is written from.
+
+  cells.py plan REPORT SERIES CHECKS DEBUG ARM64 < COMMITS
+        Writes the plan of SERIES: the cells the run owes it, from its
+        commits on standard input ("index sha subject" a line, the base
+        first, as lib.sh's series_commits prints them), the checks it runs
+        (comma-separated, may be empty), and whether the run boots its
+        head on the debug config (DEBUG 1) and builds and boots its base
+        and head on arm64 (ARM64 1).
+  cells.py plan-apply REPORT SERIES
+        Writes a plan of one cell, SERIES' apply cell: what is owed for a
+        series whose branch could not be made.
+  cells.py export REPORT
+        Writes REPORT/results.tsv from the store and the plans: every
+        decided cell, then every planned cell that no stage decided, as a
+        failure that names the stage.  Exits 1 when it could not.
+  cells.py import REPORT
+        An older workspace's REPORT/results.tsv (before the store) into the
+        store, once: nothing when the store exists.
+  cells.py reset REPORT
+        Forgets the store, the plans and results.tsv: a new run.
+
+The store is REPORT/cells/<series>/<index>/<stage>[@<arch>], one file per
+cell holding its results.tsv row, which lib.sh's record writes beside its
+name and renames into place: a kill or a full disk at any point leaves
+every earlier cell whole, and a cell file that is not one well-formed row
+(a crash of an older workspace, a hand edit) is named, set aside as
+<name>.damaged and counted as not decided.  The plans are
+REPORT/plan/<series>, one "index commit subject stage arch" line per owed
+cell; arch "*" is owed when the stage decides the commit on at least one
+architecture (cross: which ones depend on what the commit touches).  A
+stored cell of another commit than the plan names at its index is of a
+branch that has changed since, and is left out.
+"""
+
+import dataclasses
+import enum
+import os
+import sys
+
+FIELDS = ("series", "index", "commit", "subject", "stage", "status",
+          "seconds", "detail", "log", "arch")
+HEADER = "\t".join(FIELDS)
+ANY_ARCH = "*"
+STAGE_ARCH = {"build": "x86_64", "boot": "x86_64", "boot-debug": "x86_64",
+              "build-arm64": "arm64", "boot-arm64": "arm64"}
+
+
+class Status(enum.Enum):
+    """What a stage decided of a cell, in the order a matrix cell that
+    merges several (one per architecture) shows the worst of."""
+    SKIP = "skip"          # the cell does not apply (no kernel code, no compiler)
+    PASS = "pass"
+    WARN = "warn"          # verified, with new warnings
+    UNTESTED = "untested"  # the work ran and verified nothing
+    FAIL = "fail"
+
+    @property
+    def rank(self):
+        return list(Status).index(self)
+
+
+class Damaged(ValueError):
+    """A row that is not a cell."""
+
+
+@dataclasses.dataclass
+class Cell:
+    series: str
+    index: int
+    commit: str
+    subject: str
+    stage: str
+    status: Status
+    seconds: int
+    detail: str
+    log: str = ""
+    arch: str = ""
+    missing: bool = False   # planned, and no stage decided it
+
+    @classmethod
+    def parse(cls, line):
+        """A cell from one results.tsv row (one without the arch column,
+        from an older workspace, too)."""
+        parts = line.rstrip("\n").split("\t")
+        if len(parts) == len(FIELDS) - 1:
+            stage = parts[4]
+            parts.append(STAGE_ARCH.get(stage, ""))
+        if len(parts) != len(FIELDS):
+            raise Damaged(f"{len(parts)} fields, not {len(FIELDS)}")
+        row = dict(zip(FIELDS, parts))
+        try:
+            status = Status(row["status"])
+        except ValueError:
+            raise Damaged(f"unknown status '{row['status']}'") from None
+        if not row["index"].isdigit():
+            raise Damaged(f'index "{row["index"]}" is not a number')
+        try:
+            seconds = int(row["seconds"] or 0)
+        except ValueError:
+            raise Damaged(f'seconds "{row["seconds"]}" is not a number') from None
+        return cls(row["series"], int(row["index"]), row["commit"], row["subject"],
+                   row["stage"], status, seconds, row["detail"], row["log"], row["arch"])
+
+    def row(self):
+        return "\t".join(str(v) for v in (
+            self.series, self.index, self.commit, self.subject, self.stage,
+            self.status.value, self.seconds, self.detail, self.log, self.arch))
+
+    @property
+    def key(self):
+        return (self.series, self.index, self.stage, self.arch)
+
+
+@dataclasses.dataclass(frozen=True)
+class Planned:
+    series: str
+    index: int
+    commit: str
+    subject: str
+    stage: str
+    arch: str
+
+    def decided_by(self, cell):
+        return (cell.series == self.series and cell.index == self.index
+                and cell.stage == self.stage
+                and (self.arch == ANY_ARCH or cell.arch == self.arch)
+                and (self.commit in ("", "-") or cell.commit in ("", "-")
+                     or cell.commit == self.commit))
+
+    def missing(self):
+        arch = f" for {self.arch}" if self.arch not in ("", ANY_ARCH) else ""
+        return Cell(self.series, self.index, self.commit, self.subject, self.stage,
+                    Status.FAIL, 0,
+                    f"missing: the run owed this cell and no {self.stage} result came{arch}; "
+                    f"its stage stopped before it (see the run's output)",
+                    "", "" if self.arch == ANY_ARCH else self.arch, missing=True)
+
+
+def warn(msg):
+    print(f"warning: {msg}", file=sys.stderr)
+
+
+def write_atomically(path, text):
+    """PATH holds TEXT, or what it held before: written beside it, synced,
+    renamed.  Raises OSError (a full disk) with PATH untouched."""
+    tmp = f"{os.path.dirname(path)}/.{os.path.basename(path)}.tmp.{os.getpid()}"
+    try:
+        with open(tmp, "w", encoding="utf-8", errors="surrogateescape") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except OSError:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+# ---- the store ------------------------------------------------------------
+
+def store_dir(report):
+    return os.path.join(report, "cells")
+
+
+def read_store(report, encoding="utf-8"):
+    """Every decided cell, in (series, index, stage, arch) order; a damaged
+    cell file is named and set aside."""
+    cells = []
+    top = store_dir(report)
+    for dirpath, dirnames, filenames in os.walk(top):
+        dirnames.sort()
+        for name in sorted(filenames):
+            if name.startswith(".") or name.endswith(".damaged"):
+                continue
+            path = os.path.join(dirpath, name)
+            try:
+                with open(path, encoding=encoding, errors="surrogateescape") as f:
+                    text = f.read()
+                if text.count("\n") != 1 or not text.endswith("\n"):
+                    raise Damaged("not one line")
+                cells.append(Cell.parse(text))
+            except (Damaged, UnicodeError) as e:
+                warn(f"{path} is damaged ({e}): moved to {path}.damaged; "
+                     "the cell counts as not decided")
+                os.replace(path, path + ".damaged")
+    cells.sort(key=lambda c: (c.series, c.index, c.stage, c.arch))
+    return cells
+
+
+def read_results(path, encoding="utf-8"):
+    """The cells of a results.tsv (this module's export, or an older
+    workspace's table).  Raises Damaged naming the line.  ENCODING
+    "latin-1" reads it byte for byte (matrix.py counts widths in bytes)."""
+    with open(path, encoding=encoding, errors="surrogateescape", newline="") as f:
+        lines = f.read().split("\n")
+    header = lines[0]
+    if header not in (HEADER, "\t".join(FIELDS[:-1])):
+        raise Damaged("line 1: not the header of a results table")
+    cells = []
+    for n, line in enumerate(lines[1:], start=2):
+        if not line:
+            continue
+        try:
+            cells.append(Cell.parse(line))
+        except Damaged as e:
+            raise Damaged(f"line {n}: {e}") from None
+    return cells
+
+
+# ---- the plan -------------------------------------------------------------
+
+def plan_dir(report):
+    return os.path.join(report, "plan")
+
+
+def planned_cells(series, commits, checks, debug, arm64):
+    """What the run owes SERIES: the cells each stage decides, by commit.
+    COMMITS: (index, sha, subject), the base (index 0) first."""
+    head = commits[-1][0]
+    cells = []
+
+    def owe(idx, sha, subj, stage, arch=""):
+        cells.append(Planned(series, idx, sha, subj, stage, arch))
+
+    for idx, sha, subj in commits:
+        owe(idx, sha, subj, "apply")
+        if idx > 0:
+            for check in checks:
+                owe(idx, sha, subj, check)
+        owe(idx, sha, subj, "build", "x86_64")
+        if idx > 0:
+            owe(idx, sha, subj, "cross", ANY_ARCH)
+        owe(idx, sha, subj, "boot", "x86_64")
+        if debug and idx == head:
+            owe(idx, sha, subj, "boot-debug", "x86_64")
+        if arm64 and idx in (0, head):
+            owe(idx, sha, subj, "build-arm64", "arm64")
+            owe(idx, sha, subj, "boot-arm64", "arm64")
+    return cells
+
+
+def write_plan(report, series, planned):
+    os.makedirs(plan_dir(report), exist_ok=True)
+    write_atomically(os.path.join(plan_dir(report), series), "".join(
+        f"{p.index}\t{p.commit}\t{p.subject}\t{p.stage}\t{p.arch}\n" for p in planned))
+
+
+def read_plans(report):
+    planned = []
+    top = plan_dir(report)
+    if not os.path.isdir(top):
+        return planned
+    for series in sorted(os.listdir(top)):
+        if series.startswith("."):
+            continue
+        with open(os.path.join(top, series), encoding="utf-8", errors="surrogateescape") as f:
+            for line in f:
+                idx, sha, subj, stage, arch = line.rstrip("\n").split("\t")
+                planned.append(Planned(series, int(idx), sha, subj, stage, arch))
+    return planned
+
+
+def load(report, encoding="utf-8"):
+    """The run's cells: every decided one, then every planned one that no
+    stage decided (missing, a failure)."""
+    planned = read_plans(report)
+    # A cell of a commit the plan does not name at its index is of a branch
+    # that has changed since: not this run's.
+    commit_at = {(p.series, p.index): p.commit for p in planned if p.commit not in ("", "-")}
+    cells = [c for c in read_store(report, encoding)
+             if commit_at.get((c.series, c.index), c.commit) == c.commit or c.commit in ("", "-")]
+    by_stage = {}
+    for c in cells:
+        by_stage.setdefault((c.series, c.index, c.stage), []).append(c)
+    for p in planned:
+        if not any(p.decided_by(c) for c in by_stage.get((p.series, p.index, p.stage), ())):
+            cells.append(p.missing())
+    return cells
+
+
+def table(path, encoding="utf-8"):
+    """The cells of a run's report directory (load), or of a results.tsv
+    (read_results): what every report is written from."""
+    if os.path.isdir(path):
+        return load(path, encoding)
+    return read_results(path, encoding)
+
+
+def export(report):
+    write_atomically(os.path.join(report, "results.tsv"),
+                     HEADER + "\n" + "".join(c.row() + "\n" for c in load(report)))
+
+
+def import_results(report):
+    """An older workspace's results.tsv, cell by cell, into the store."""
+    if os.path.isdir(store_dir(report)):
+        return
+    path = os.path.join(report, "results.tsv")
+    if not os.path.isfile(path) or os.path.getsize(path) == 0:
+        return
+    with open(path, encoding="utf-8", errors="surrogateescape") as f:
+        header = f.readline().rstrip("\n")
+    if header == "\t".join(FIELDS[:8]):
+        # From before the log column: its rows name no evidence.
+        print(f"report: {path} has no log column yet (an older workspace): "
+              f"moved to {path}.old, starting a new one", file=sys.stderr)
+        os.replace(path, path + ".old")
+        return
+    try:
+        cells = read_results(path)
+    except Damaged as e:
+        warn(f"{path} is damaged ({e}): moved to {path}.damaged, starting a new one")
+        os.replace(path, path + ".damaged")
+        return
+    for c in cells:
+        d = os.path.join(store_dir(report), c.series, str(c.index))
+        os.makedirs(d, exist_ok=True)
+        write_atomically(os.path.join(d, c.stage + (f"@{c.arch}" if c.arch else "")),
+                         c.row() + "\n")
+    os.makedirs(store_dir(report), exist_ok=True)
+
+
+def reset(report):
+    import shutil
+    for d in (store_dir(report), plan_dir(report)):
+        shutil.rmtree(d, ignore_errors=True)
+    try:
+        os.unlink(os.path.join(report, "results.tsv"))
+    except FileNotFoundError:
+        pass
+
+
+def read_commits(stream):
+    commits = []
+    for line in stream:
+        parts = line.rstrip("\n").split(" ", 2)
+        if len(parts) < 2 or not parts[0].isdigit():
+            raise ValueError(f"not an 'index sha subject' line: {line!r}")
+        commits.append((int(parts[0]), parts[1], parts[2] if len(parts) > 2 else ""))
+    if not commits:
+        raise ValueError("no commits (not even the base)")
+    return commits
+
+
+def main(argv):
+    usage = __doc__.split("\n\n")[1]
+    if len(argv) < 2:
+        print(usage, file=sys.stderr)
+        return 2
+    cmd, report = argv[0], argv[1]
+    try:
+        if cmd == "plan" and len(argv) == 6:
+            series, checks, debug, arm64 = argv[2:]
+            checks = [c for c in checks.split(",") if c]
+            write_plan(report, series, planned_cells(
+                series, read_commits(sys.stdin), checks, debug == "1", arm64 == "1"))
+        elif cmd == "plan-apply" and len(argv) == 3:
+            write_plan(report, argv[2], [Planned(argv[2], 0, "-", f"series/{argv[2]}", "apply", "")])
+        elif cmd == "export" and len(argv) == 2:
+            export(report)
+        elif cmd == "import" and len(argv) == 2:
+            import_results(report)
+        elif cmd == "reset" and len(argv) == 2:
+            reset(report)
+        else:
+            print(usage, file=sys.stderr)
+            return 2
+    except (OSError, ValueError) as e:
+        print(f"cells.py {cmd}: {e}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
