@@ -318,9 +318,22 @@ compile() {
 		fi
 	done <"$list.select"
 	rm -f "$list.present" "$list.select"
+	printf '%s\n' "${objs[@]}" | grep . >"$log.kept" || true
 	((${#objs[@]})) || objs=("$empty")
 	[[ -n ${objs[0]} ]] || return 0
 	xmake "$name" -k -j"$JOBS" -Otarget "${objs[@]}" >>"$log" 2>&1
+}
+
+# compiled NAME LOG: "MADE KEPT": how many of the objects compile kept for
+# LOG (LOG.kept) the compile left in NAME's O= directory (compile removed
+# each one first), and how many it kept.
+compiled() {
+	local o made=0 kept=0
+	while IFS= read -r o; do
+		kept=$((kept + 1))
+		[[ ! -e $XOUT/$1/$o ]] || made=$((made + 1))
+	done <"$2.kept"
+	echo "$made $kept"
 }
 
 # own_code: this script's code, without comments or layout (as check.sh
@@ -356,14 +369,20 @@ judge() {
 		echo "fail the compile could not run: $(grep -m1 '^tool' <<<"$msgs" | cut -f2)"
 		return 0
 	fi
+	local made kept
+	read -r made kept <"$dir/compiled" || { warn "$name: the compile left no count of its objects in $dir"; return 1; }
 	if [[ ! -f $dir/parent.log ]]; then
 		if [[ -n $msgs ]]; then
 			warn "$name: the compile at the parent left no log in $dir"
 			return 1
 		elif [[ $(cat "$dir/commit.rc") != 0 ]]; then
 			echo "fail make failed without a compiler message: $(tail -n1 "$dir/commit.log")"
+		elif ((made == 0)) && ! grep -q . "$dir/objects"; then
+			echo "untested 0 objects compiled: no file of the commit here compiles to an object (a Makefile, a Kconfig, a header no sampled file includes)"
+		elif ((made == 0)); then
+			echo "untested 0 objects compiled: ${A_CONFIG[$name]} builds none of the $(grep -c . "$dir/objects") planned (see the log for why each was left out)"
 		else
-			echo "pass no errors or warnings"
+			echo "pass $made compiled, no errors or warnings"
 		fi
 		return 0
 	fi
@@ -382,13 +401,17 @@ judge() {
 	old=$("$DIAG_PY" list "$XSRC" "$dir/parent.log") || return 1
 	orphan=$("$DIAG_PY" orphans "$XSRC" "$dir/commit.log" | grep -m1 '^error' | cut -f2) || true
 	if [[ $(cat "$dir/commit.rc") != 0 && -n $orphan ]]; then
-		echo "warn nothing compiled: the ${A_CONFIG[$name]} build fails before any object, at the parent too: $orphan"
+		echo "untested nothing compiled: the ${A_CONFIG[$name]} build fails before any object, at the parent too: $orphan"
 	elif [[ $(cat "$dir/commit.rc") != 0 ]] && ! grep -q '^error' <<<"$msgs"; then
 		echo "fail make failed without a compiler message: $(tail -n1 "$dir/commit.log")"
 	else
 		local broken
 		broken=$(grep '^error' <<<"$old" | cut -f2 | cut -d: -f1 | LC_ALL=C sort -u | xargs)
-		echo "pass no new errors or warnings (the parent has the same $(grep -c . <<<"$old" || true)${broken:+; with errors at the parent too, so not built by this config: $broken})"
+		if ((made == 0)); then
+			echo "untested 0 objects compiled, and the parent has the same $(grep -c . <<<"$old" || true) message(s)${broken:+; with errors at the parent too: $broken}"
+		else
+			echo "pass $made compiled, no new errors or warnings (the parent has the same $(grep -c . <<<"$old" || true)${broken:+; with errors at the parent too, so not built by this config: $broken})"
+		fi
 	fi
 }
 
@@ -403,6 +426,9 @@ cell_job() {
 		progress cross "  $name: ${desc[$name]}"
 		compile "$name" "$dir/objects" "$dir/commit.log" || rc=$?
 		echo "$rc" >"$dir/commit.rc" || return 1
+		if [[ -f $dir/commit.log.kept ]]; then
+			compiled "$name" "$dir/commit.log" >"$dir/compiled" || return 1
+		fi
 	else
 		"$DIAG_PY" objects "$XSRC" "$dir/commit.log" >"$dir/parent-objects" || return 1
 		progress cross "  $name: the parent, for the messages of $(grep -c . "$dir/parent-objects") object(s)"
@@ -459,9 +485,9 @@ cross_commit() {
 		desc[$name]=$(plan "$sha" "$name" "$XCACHE/plans/$name") || return 1
 		dir=$XCACHE/$name/$sha-$(cell_key "$sha" "$parent" "$name" "$XCACHE/plans/$name")
 		cell[$name]=$dir
-		# Only a pass or a warn is taken from the cache: a failure may come
+		# Only a pass, a warn or an untested (deterministic: nothing compiled) is taken from the cache: a failure may come
 		# from the machine (a compiler missing) and is cheap to confirm.
-		if [[ -f $dir/result ]] && grep -qE '^(pass|warn) ' "$dir/result"; then
+		if [[ -f $dir/result ]] && grep -qE '^(pass|warn|untested) ' "$dir/result"; then
 			record_cell "$series" "$idx" "$sha" "$subj" "$name" "$dir" "${desc[$name]}" " (cached)"
 			continue
 		fi
@@ -610,7 +636,7 @@ head_build() {
 		own_code
 	} | key_of 16)
 	dir=$XCACHE/full/$name/$head-$key
-	if [[ -f $dir/result ]] && grep -qE '^(pass|warn) ' "$dir/result"; then
+	if [[ -f $dir/result ]] && grep -qE '^(pass|warn|untested) ' "$dir/result"; then
 		read -r status secs detail <"$dir/result"
 		printf '  %-8s %s: %s (cached)\n' "$name" "$status" "$detail"
 		record "$series" "$idx" "$head" "$subj" full-build "$status" "$secs" "$detail, cached" "$dir/build.log" "$name"
@@ -629,7 +655,7 @@ head_build() {
 		progress cross "  $name: the head fails; the base first, then git bisect run"
 		checkout_xsrc "$base" || return 1
 		if ! full_build "$name" "$dir/base.log"; then
-			status=warn detail="$detail; the base $(git_tree log -1 --format=%h "$base") does not build either: $(first_error "$dir/base.log")"
+			status=untested detail="$detail; the base $(git_tree log -1 --format=%h "$base") does not build either, so this build verified nothing: $(first_error "$dir/base.log")"
 		elif bad=$(bisect_arch "$name" "$base" "$head" "$dir/bisect.log"); then
 			detail="first bad commit: [$(index_of "$series" "$bad")] ${bad:0:12}: $(first_error "$XCACHE/bisect/$name/$bad.log")"
 		else

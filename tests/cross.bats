@@ -58,8 +58,8 @@ header_with_eight_users() {
 	ws apply.sh
 	run ws cross.sh series
 	[ "$status" -eq 0 ]
-	[[ $(cross_row 1 x86_64) == "pass 1 objects; no errors or warnings" ]]
-	[[ $(cross_row 1 fixarm) == "pass 1 objects; no errors or warnings" ]]
+	[[ $(cross_row 1 x86_64) == "pass 1 objects; 1 compiled, no errors or warnings" ]]
+	[[ $(cross_row 1 fixarm) == "pass 1 objects; 1 compiled, no errors or warnings" ]]
 	[ -z "$(cross_row 1 fixown)" ]
 	[[ $(cross_row 2 fixown) == pass* ]]
 	[ -z "$(cross_row 2 x86_64)" ]
@@ -92,7 +92,7 @@ header_with_eight_users() {
 	[[ $output == *"one 2 "*" cross fixarm: fail: 1 objects; 1 new error(s)"* ]]
 }
 
-@test "cross-compile: a warning the parent has too passes, a new one warns, an error at both does not fail" {
+@test "cross-compile: a warning the parent has too passes, a new one warns, an error at both is untested, not a failure" {
 	make_series one linux-source \
 		"lib/a.c:int lib_a(void) { return 0; } /* WARNS_FIXARM */:fixture: warns on fixarm" \
 		"lib/a.c:int lib_a(void) { return 1; } /* WARNS_FIXARM */:fixture: still warns" \
@@ -102,13 +102,13 @@ header_with_eight_users() {
 	run ws cross.sh series
 	[ "$status" -eq 0 ]
 	[[ $(cross_row 1 fixarm) == "warn 1 objects; 1 new warning(s) against the parent: warning lib/a.c: this warns on fixarm [-Wfixture]" ]]
-	[[ $(cross_row 2 fixarm) == "pass 1 objects; no new errors or warnings (the parent has the same 1)" ]]
+	[[ $(cross_row 2 fixarm) == "pass 1 objects; 1 compiled, no new errors or warnings (the parent has the same 1)" ]]
 	[[ $(cross_row 3 fixarm) == fail* ]]
-	[[ $(cross_row 4 fixarm) == *"with errors at the parent too, so not built by this config: lib/b.c"* ]]
-	[[ $(cross_row 4 fixarm) == pass* ]]
+	# At both, b.c compiles at neither: nothing was verified.
+	[[ $(cross_row 4 fixarm) == "untested 1 objects; 0 objects compiled, and the parent has the same 1 message(s); with errors at the parent too: lib/b.c" ]]
 }
 
-@test "cross-compile: a build that fails before any object at the parent too compiled nothing: a warning, not a pass" {
+@test "cross-compile: a build that fails before any object at the parent too compiled nothing: untested, not a pass" {
 	make_series one linux-source \
 		"lib/a.c:int lib_a(void) { return 0; }:fixture: generic code" \
 		"include/prepare-breaks-fixarm.h:/* prepare fails on fixarm from here */:fixture: break prepare on fixarm" \
@@ -116,15 +116,30 @@ header_with_eight_users() {
 	ws apply.sh
 	run ws cross.sh series
 	[ "$status" -eq 0 ]
-	[[ $(cross_row 3 x86_64) == "pass 1 objects; no errors or warnings" ]]
-	[[ $(cross_row 3 fixarm) == "warn 1 objects; nothing compiled: the defconfig build fails before any object, at the parent too: include/prepare-breaks-fixarm.h: prepare fails on fixarm" ]]
+	[[ $(cross_row 3 x86_64) == "pass 1 objects; 1 compiled, no errors or warnings" ]]
+	[[ $(cross_row 3 fixarm) == "untested 1 objects; nothing compiled: the defconfig build fails before any object, at the parent too: include/prepare-breaks-fixarm.h: prepare fails on fixarm" ]]
+}
+
+@test "cross-compile: a cell whose configuration builds none of the touched files is untested, not a pass" {
+	make_series one linux-source \
+		"arch/fixown/Makefile:obj-\$(CONFIG_FIXTURE_OFF) += off.o:fixown: build off.o only with an option that is off" \
+		"arch/fixown/off.c:int own_off(void) { return 0; }:fixown: code its configuration does not build"
+	ws apply.sh
+	run ws cross.sh series
+	[ "$status" -eq 0 ]
+	[[ $(cross_row 2 fixown) == "untested 1 objects; 0 objects compiled: own_defconfig builds none of the 1 planned (see the log for why each was left out)" ]]
+	grep -q "arch/fixown/off.o: not built by own_defconfig" "$(awk -F'\t' '$2 == 2 && $5 == "cross" && $10 == "fixown" { print $9 }' "$WORKDIR/report/results.tsv")"
+	# The Makefile's own commit compiles nothing either.
+	[[ $(cross_row 1 fixown) == "untested 0 objects; 0 objects compiled: no file of the commit here compiles to an object"* ]]
+	run ws matrix.sh
+	[[ $output == *"2 untested cell(s)"* ]]
 }
 
 @test "cross-compile: a header is compiled through a capped sample of the objects that include it, and says how many" {
 	header_with_eight_users
 	CROSS_MAX_OBJS=4 run ws cross.sh series
 	[ "$status" -eq 0 ]
-	[[ $(cross_row 10 fixarm) == "pass 4 objects: 0 of its files, 4 of the 8 that include its headers; no errors or warnings" ]]
+	[[ $(cross_row 10 fixarm) == "pass 4 objects: 0 of its files, 4 of the 8 that include its headers; 4 compiled, no errors or warnings" ]]
 	# Evenly spaced, the same every time.
 	sha=$(tree rev-parse one)
 	[ "$(cat "$WORKDIR/cross-cache/fixarm/$sha-"*/objects | xargs)" = "u/u1.o u/u3.o u/u5.o u/u7.o" ]
@@ -150,7 +165,7 @@ header_with_eight_users() {
 	rm "$SMOKE_OUT"/u/.u[1-4].o.cmd
 	CROSS_MAX_OBJS=4 run ws cross.sh series
 	[ "$status" -eq 0 ]
-	[[ $(cross_row 10 fixarm) == "pass 4 objects: 0 of its files, 4 of the 8 that include its headers; no errors or warnings, cached" ]]
+	[[ $(cross_row 10 fixarm) == "pass 4 objects: 0 of its files, 4 of the 8 that include its headers; 4 compiled, no errors or warnings, cached" ]]
 }
 
 @test "cross-compile: a second run takes every cell from the cache, and a changed commit compiles again" {
@@ -160,7 +175,7 @@ header_with_eight_users() {
 	[ "$status" -eq 0 ]
 	run ws cross.sh series
 	[ "$status" -eq 0 ]
-	[[ $output == *"x86_64   pass: no errors or warnings (cached)"* ]]
+	[[ $output == *"x86_64   pass: 1 compiled, no errors or warnings (cached)"* ]]
 	[[ $output != *"x86_64: 1 objects"* ]]
 	[[ $(cross_row 1 x86_64) == *", cached" ]]
 	# The same rows, not more.
@@ -216,7 +231,7 @@ header_with_eight_users() {
 	[[ $output == *"ARCH=sparc is not an architecture of"*"x86_64 fixarm fixown nocc"* ]]
 }
 
-@test "cross: a head that fails where the base fails too warns, and names the base" {
+@test "cross: a head that fails where the base fails too is untested, and names the base" {
 	make_series one linux-source "lib/b.c:int b; /* BREAKS_FIXARM */:fixture: breaks fixarm"
 	ws apply.sh
 	# A series on top of one: its base already fails on fixarm.
@@ -225,7 +240,7 @@ header_with_eight_users() {
 	SERIES=two run ws cross.sh heads
 	[ "$status" -eq 0 ]
 	awk -F'\t' '$1 == "two" && $5 == "full-build" && $10 == "fixarm"' "$WORKDIR/report/results.tsv" |
-		grep -q $'\twarn\t.*does not build: lib/b.c: this does not build on fixarm; the base [0-9a-f]* does not build either'
+		grep -q $'\tuntested\t.*does not build: lib/b.c: this does not build on fixarm; the base [0-9a-f]* does not build either, so this build verified nothing'
 }
 
 @test "bisect TEST=: the first commit where a guest test fails, by booting each commit" {
