@@ -103,10 +103,11 @@ ifneq ($(origin SEND),command line)
 override SEND := 0
 endif
 MBOX ?=
-export SEND MBOX
+ACCEPT_UNTESTED ?=
+export SEND MBOX ACCEPT_UNTESTED
 .PHONY: send reroll trailers
 
-send: deps ## make cross, then b4 prep and b4 send -o for $(SERIES): messages in $(WORKDIR)/outgoing/<name>-v<N>/, listed; SEND=1 sends them
+send: deps ## make cross, then b4 prep and b4 send -o for $(SERIES): messages in $(WORKDIR)/outgoing/<name>-v<N>/, listed; SEND=1 sends them if the last make verified every cell of the series (or ACCEPT_UNTESTED names it)
 	@bash $(S)/cross.sh heads || { echo "make send: a series head does not build on every architecture (make cross above); fix it first" >&2; exit 1; }
 	@bash $(S)/send.sh
 
@@ -175,6 +176,8 @@ help: ## this text
 	@echo "  BATS_TEST_TIMEOUT test: seconds after which one bats test fails as hung (600)"
 	@echo "  SEND          send: 1 sends through SMTP (your git config's sendemail.*, or b4-config's); 0 only writes ($(SEND));"
 	@echo "                only on the command line: SEND in the environment is ignored"
+	@echo "  ACCEPT_UNTESTED send: cells of the last make that failed or verified nothing which SEND=1 sends anyway, by"
+	@echo "                architecture, stage or stage@arch (sparc64,full-build@alpha); the cover letter lists them"
 	@echo "  MBOX          trailers: the review replies, a thread saved from lore as an mbox (gzipped or not)"
 	@echo "  MIN_FREE_GB   free disk a run needs before it starts (12)"
 	@echo "  NO_DEPS       every target: 1 skips make deps (a machine without apt-get) ($(NO_DEPS))"

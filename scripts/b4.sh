@@ -214,8 +214,34 @@ replay_commit() {
 # the '---' of its patch in series/NAME/ (the per-version history), which
 # git am drops at apply time: patch K of the series file for commit K,
 # which ensure_applied has made the same patches.
+# cover_with_note NAME: the path of series NAME's cover letter as it goes
+# out: series/NAME/cover-letter itself, or, with a COVER_NOTE (send.sh's
+# accepted cells), a copy under $WORKDIR with the note before its closing
+# To:/Cc: lines.  The user's file is never changed.
+cover_with_note() {
+	local src=$SERIES_DIR/$1/cover-letter dst=$WORKDIR/b4/cover-letter.$1
+	if [[ -z ${COVER_NOTE:-} ]]; then
+		echo "$src"
+		return 0
+	fi
+	mkdir -p "${dst%/*}" || return 1
+	NOTE=$COVER_NOTE awk '
+		{ line[NR] = $0 }
+		END {
+			first = NR + 1
+			for (i = NR; i > 0 && (line[i] ~ /^(To|Cc): / || line[i] == ""); i--)
+				if (line[i] != "") first = i
+			for (i = 1; i < first; i++) print line[i]
+			if (first > 1 && line[first - 1] != "") print ""
+			print ENVIRON["NOTE"]
+			print ""
+			for (i = first; i <= NR; i++) print line[i]
+		}' "$src" >"$dst" || return 1
+	echo "$dst"
+}
+
 build_prep_branch() {
-	local name=$1 rev=$2 with_notes=${3:-} base head id cover c commit notes i=0
+	local name=$1 rev=$2 with_notes=${3:-} base head id cover coverfile c commit notes i=0
 	local -a prefix_list patches commits
 	base=$(git_tree rev-parse --verify "$(base_ref "$name")^{commit}")
 	head=$(git_tree rev-parse --verify "refs/heads/$name^{commit}")
@@ -226,7 +252,8 @@ build_prep_branch() {
 	id=$(change_id "$name")
 	prepare_prep_worktree
 	read -ra prefix_list <<<"$(prefixes)"
-	cover=$(b4mail prep-cover "$SERIES_DIR/$name/cover-letter" "$rev" "$id" "$(base_ref "$name")" \
+	coverfile=$(cover_with_note "$name") || die "could not write the cover letter of $name with its note under $WORKDIR/b4"
+	cover=$(b4mail prep-cover "$coverfile" "$rev" "$id" "$(base_ref "$name")" \
 		"${prefix_list[@]}" | git_tree commit-tree "$base^{tree}" -p "$base")
 	c=$cover
 	mapfile -t commits < <(git_tree rev-list --reverse "$base..$head")

@@ -20,6 +20,13 @@ decided (the store), and the one table every report is written from.
   cells.py import REPORT
         An older workspace's REPORT/results.tsv (before the store) into the
         store, once: nothing when the store exists.
+  cells.py gate REPORT SERIES ACCEPT
+        What make send asks before it sends SERIES: each cell of the last
+        run that failed, never came or verified nothing (untested), as
+        "refused<TAB>..." or, when ACCEPT (comma-separated architectures,
+        stages or stage@arch) names it, "accepted<TAB>...".  Exits 0 when
+        none is refused, 1 when some are, 3 when the run planned nothing
+        for SERIES (make never verified its branch as it is now).
   cells.py reset REPORT
         Forgets the store, the plans and results.tsv: a new run.
 
@@ -326,6 +333,24 @@ def import_results(report):
     os.makedirs(store_dir(report), exist_ok=True)
 
 
+def gate(report, series, accept):
+    """(refused, accepted): the cells of SERIES in the last run that failed,
+    never came or verified nothing, split by whether a name of ACCEPT (an
+    architecture, a stage, or stage@arch) names them.  None when the run
+    planned nothing for SERIES (make never verified its branch as it is)."""
+    if not any(p.series == series for p in read_plans(report)):
+        return None
+    refused, accepted = [], []
+    for c in load(report):
+        if c.series != series or c.status not in (Status.FAIL, Status.UNTESTED):
+            continue
+        names = {c.stage, c.arch, f"{c.stage}@{c.arch}"} - {"", f"{c.stage}@"}
+        where = f"{c.stage} {c.arch}" if c.arch else c.stage
+        line = f"[{c.index}] {c.commit[:12]} {where}: {c.status.value}: {c.detail}"
+        (accepted if names & accept else refused).append(line)
+    return refused, accepted
+
+
 def reset(report):
     import shutil
     for d in (store_dir(report), plan_dir(report)):
@@ -362,6 +387,14 @@ def main(argv):
                 series, read_commits(sys.stdin), checks, debug == "1", arm64 == "1"))
         elif cmd == "plan-apply" and len(argv) == 3:
             write_plan(report, argv[2], [Planned(argv[2], 0, "-", f"series/{argv[2]}", "apply", "")])
+        elif cmd == "gate" and len(argv) == 4:
+            result = gate(report, argv[2], {a for a in argv[3].replace(" ", ",").split(",") if a})
+            if result is None:
+                return 3
+            for kind, lines in zip(("refused", "accepted"), result):
+                for line in lines:
+                    print(f"{kind}\t{line}")
+            return 1 if result[0] else 0
         elif cmd == "export" and len(argv) == 2:
             export(report)
         elif cmd == "import" and len(argv) == 2:

@@ -132,6 +132,38 @@ check_identity() {
 	warn "$name carries an address that cannot receive mail; make send SEND=1 will refuse it: ${problems[0]}$( ((${#problems[@]} == 1)) || echo " (and $((${#problems[@]} - 1)) more)")"
 }
 
+# check_verified NAME: what the last make decided of series NAME
+# (scripts/cells.py gate): SEND=1 refuses a series with a cell that failed,
+# never came or verified nothing (untested), unless ACCEPT_UNTESTED names
+# it (an architecture, a stage, or stage@arch), and a series make has not
+# verified as its branch is now; without SEND=1 each is a warning.  The
+# accepted cells go into COVER_NOTE, which the cover letter carries.
+COVER_NOTE=""
+check_verified() {
+	local name=$1 out rc=0 why=""
+	local -a refused=()
+	out=$(cells gate "$name" "${ACCEPT_UNTESTED:-}") || rc=$?
+	case $rc in
+	0 | 1) ;;
+	3) why="make has not verified $name as its branch is now (no plan of it in $REPORT/plan): run 'make SERIES=$name' first" ;;
+	*) die "could not read the cells of $name in $REPORT (scripts/cells.py gate, exit $rc)" ;;
+	esac
+	if ((rc == 1)); then
+		mapfile -t refused < <(sed -n 's/^refused\t//p' <<<"$out")
+		printf '  %s
+' "${refused[@]}" >&2
+		why="${#refused[@]} cell(s) of $name failed or verified nothing (above): fix them, or name the ones you accept with ACCEPT_UNTESTED=<arch|stage|stage@arch>,... (the cover letter then says so)"
+	fi
+	COVER_NOTE=$(sed -n 's/^accepted\t/  /p' <<<"$out")
+	if [[ -n $COVER_NOTE ]]; then
+		progress send "$name: accepted with ACCEPT_UNTESTED, and said in the cover letter: $(grep -c . <<<"$COVER_NOTE") cell(s)"
+		COVER_NOTE="The workspace's run did not verify these (accepted by the sender):"$'\n'"$COVER_NOTE"
+	fi
+	[[ -n $why ]] || return 0
+	[[ $SEND != 1 ]] || die "SEND=1, but $why. Nothing was sent."
+	warn "make send SEND=1 will refuse this: $why"
+}
+
 # add_recipients: b4 prep --auto-to-cc: get_maintainer.pl's addresses for
 # every patch, added to the cover letter's own To:/Cc: lines.
 add_recipients() {
@@ -217,6 +249,7 @@ main() {
 	fi
 	ensure_applied "$name"
 	check_identity "$name"
+	check_verified "$name"
 	refresh_changelog "$name" "$rev"
 	build_prep_branch "$name" "$rev" notes
 	add_recipients "$name"

@@ -28,6 +28,9 @@ setup_file() {
 	sed -i '/^Signed-off-by: Ada/i Cc: Carl <carl@example.org>' "$SERIES_DIR/one/0002-fixture-add-b.patch"
 	printf '%s\n' "fixture: one series" "" "A fixture series." "" \
 		"To: Tom <tom@example.org>" "Cc: list@example.org" >"$SERIES_DIR/one/cover-letter"
+	# As after a make that verified the series (make send SEND=1 asks).
+	ws apply.sh >/dev/null
+	verified one
 }
 
 setup() {
@@ -383,6 +386,44 @@ Reviewed-by: Dan Driver <dan@example.org>" ]
 	[ "$status" -eq 0 ]
 	[[ $output == *"one carries an address that cannot receive mail; make send SEND=1 will refuse it: the sender"* ]]
 	compgen -G "$WORKDIR/outgoing/one-v1/*.eml" >/dev/null
+}
+
+@test "SEND=1 refuses a series with a failed or untested cell; ACCEPT_UNTESTED names what it sends anyway, and the cover lists them" {
+	start_smtp
+	smtp_in_git_config
+	# shellcheck disable=SC1091 # lib.sh is checked on its own
+	source "$WS/scripts/lib.sh"
+	record one 2 "$(tree rev-parse one~1)" "fixture: add b" cross untested 0 "0 objects compiled: defconfig builds none" "" sparc64
+	record one 2 "$(tree rev-parse one~1)" "fixture: add b" build fail 3 "main.c:1: error: x" "" x86_64
+	SERIES=one SEND=1 run ws send.sh
+	[ "$status" -ne 0 ]
+	[[ $output == *"  [2] "*" cross sparc64: untested: 0 objects compiled"* ]]
+	[[ $output == *"  [2] "*" build x86_64: fail: main.c:1: error: x"* ]]
+	[[ $output == *"SEND=1, but 2 cell(s) of one failed or verified nothing (above)"*"ACCEPT_UNTESTED="*"Nothing was sent."* ]]
+	[ ! -e "$SINK/mbox" ]
+	# Without SEND=1: the messages, and a warning.
+	SERIES=one run ws send.sh
+	[ "$status" -eq 0 ]
+	[[ $output == *"make send SEND=1 will refuse this: 2 cell(s) of one"* ]]
+	# Accepted by name: sent, and the cover letter says which.
+	SERIES=one SEND=1 ACCEPT_UNTESTED=sparc64,build@x86_64 run ws send.sh
+	[ "$status" -eq 0 ]
+	[[ $output == *"accepted with ACCEPT_UNTESTED, and said in the cover letter: 2 cell(s)"* ]]
+	messages "$SINK/mbox" | grep -q '^\[PATCH 0/3\]'
+	grep -q "^The workspace's run did not verify these (accepted by the sender):" "$SINK/mbox"
+	grep -qF "cross sparc64: untested: 0 objects compiled" "$SINK/mbox"
+	# series/one/cover-letter itself is as it was.
+	if grep -q "did not verify" "$SERIES_DIR/one/cover-letter"; then false; fi
+}
+
+@test "SEND=1 without a make that verified the series refuses, saying to run make" {
+	start_smtp
+	smtp_in_git_config
+	rm -rf "$WORKDIR/report/plan"
+	SERIES=one SEND=1 run ws send.sh
+	[ "$status" -ne 0 ]
+	[[ $output == *"SEND=1, but make has not verified one as its branch is now"*"run 'make SERIES=one' first. Nothing was sent."* ]]
+	[ ! -e "$SINK/mbox" ]
 }
 
 @test "SEND=1 refuses a series whose author or Signed-off-by cannot receive mail, naming it" {

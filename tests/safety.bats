@@ -23,6 +23,7 @@ setup_file() {
 	printf '%s\n' "fixture: one series" "" "A fixture series." "" \
 		"To: Tom <tom@example.org>" "Cc: list@example.org" >"$SERIES_DIR/one/cover-letter"
 	ws apply.sh >/dev/null
+	verified one
 	# Not the apply worktree: a copy of it would still be the template's.
 	tree worktree remove --force "$WORKDIR/apply"
 }
