@@ -8,7 +8,8 @@
 # $WORKDIR/check-work/ that persists between runs, for worktrees and build
 # directories); it
 # prints a one-line summary and exits 0 (pass), 250 (warn), 4 (skip) or 1
-# (fail), as NIPA's do.
+# (fail), as NIPA's do, or 3 (untested: it ran and could verify nothing,
+# as an analyser that could not parse the file).
 # CHECKS=a,b runs only those; the checks of one commit run CHECK_JOBS (the
 # number of CPUs) at a time.  A result is cached by commit id, by the code
 # of the check's own files (not their comments) and by the workspace files
@@ -123,8 +124,8 @@ hash_checks() {
 # run_check CHECK SERIES SHA BASE HEAD: prints "status seconds summary",
 # then the path of the check's log on a line of its own;
 # the result is kept in the cache, but only a pass or a warn is ever taken
-# from it: a failure or a skip may come from the environment (a tool or a
-# checkout missing) and is cheap to confirm.
+# from it: a failure, a skip or an untested result may come from the
+# environment (a tool or a checkout missing) and is cheap to confirm.
 run_check() {
 	local check=$1 series=$2 sha=$3 base=$4 head=$5 key dir rc=0 t0 out summary status
 	[[ -n ${CHECK_HASH[$check]:-} ]] || return 1
@@ -136,7 +137,7 @@ run_check() {
 			printf '%s\n' "$cached" "$key/log"
 			return 0
 		fi
-		[[ $cached =~ ^(fail|skip)\ [0-9]+\  ]] ||
+		[[ $cached =~ ^(fail|skip|untested)\ [0-9]+\  ]] ||
 			warn "damaged cached result $key/result (\"$(sanitize <<<"${cached:0:60}")\"): running $check again"
 	fi
 	dir=$key.tmp
@@ -154,6 +155,7 @@ run_check() {
 	0) status=pass ;;
 	250) status=warn ;;
 	4) status=skip ;;
+	3) status=untested ;;
 	*) status=fail ;;
 	esac
 	printf '%s %s %s\n' "$status" $(($(now) - t0)) "$summary" >"$dir/result"

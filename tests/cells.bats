@@ -185,3 +185,17 @@ cells_of() {
 	[[ $(results_row two 1 boot) == pass* ]]
 	[ ! -e "$WORKDIR/report/plan/one" ]
 }
+
+@test "a check that exits 3 could verify nothing: its cell is untested, and it runs again next time" {
+	make_series one linux-source "a.c:int a;:fixture: add a"
+	ws apply.sh
+	mkdir -p "$BATS_TEST_TMPDIR/checks/blind"
+	echo "A check that cannot parse anything." >"$BATS_TEST_TMPDIR/checks/blind/description"
+	printf '#!/bin/sh\necho ran >>"%s"\necho "could not parse a.c"\nexit 3\n' "$BATS_TEST_TMPDIR/runs" >"$BATS_TEST_TMPDIR/checks/blind/run"
+	chmod +x "$BATS_TEST_TMPDIR/checks/blind/run"
+	CHECKS_DIR=$BATS_TEST_TMPDIR/checks run ws check.sh
+	[ "$status" -eq 0 ]
+	[[ $(results_row one 1 blind) == "untested could not parse a.c" ]]
+	CHECKS_DIR=$BATS_TEST_TMPDIR/checks run ws check.sh
+	[ "$(grep -c . "$BATS_TEST_TMPDIR/runs")" -eq 2 ]
+}
