@@ -268,6 +268,12 @@ build_commit() {
 	if ((rc == 0)) && [[ -n $BA_ARCH32 ]]; then
 		install_headers32 "$tmp" || rc=$?
 	fi
+	# A make that succeeded without a kernel image (an empty or missing
+	# $IMAGE) built nothing that boots.
+	if ((rc == 0)) && [[ ! -s $OUT/$IMAGE ]]; then
+		echo "error: make $BUILD_TARGET succeeded, but $IMAGE is empty or missing" >>"$tmp/build.log"
+		rc=1
+	fi
 	if ((rc == 0)); then
 		store_kernel "$sha" "$tmp" || { warn "cannot store the kernel of ${sha:0:12} in $tmp"; return 1; }
 		count_objects "$OUT" >"$tmp/objects" || return 1

@@ -10,7 +10,21 @@ WS_ROOT=${WS_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
 WORKDIR=${WORKDIR-$HOME/.cache/vstatus-workspace}
 KVER=${KVER:-6.1}
 SERIES_DIR=${SERIES_DIR:-$WS_ROOT/series}
+# git's repository variables (GIT_DIR, GIT_INDEX_FILE, GIT_WORK_TREE, ...,
+# as git rev-parse --local-env-vars lists them, but the GIT_CONFIG* ones,
+# which are configuration) from a hook or a shell that runs this would
+# point every git command of the workspace at another repository: none
+# reaches anything the workspace runs.
+# shellcheck disable=SC2046 # one variable name a word
+unset $({ git rev-parse --local-env-vars 2>/dev/null ||
+	echo GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE GIT_OBJECT_DIRECTORY GIT_ALTERNATE_OBJECT_DIRECTORIES GIT_COMMON_DIR; } |
+	tr ' ' '\n' | grep -v '^GIT_CONFIG')
 case $WORKDIR in
+*[[:space:]]*)
+	printf "error: WORKDIR must not contain a space, a tab or a newline (got '%s'): the kernel's build cannot use such a path; pick another, such as %s\n" \
+		"$WORKDIR" "$HOME/.cache/vstatus-workspace" >&2
+	exit 1
+	;;
 /*) ;;
 "") printf 'error: WORKDIR is empty; give it an absolute path\n' >&2; exit 1 ;;
 *) printf "error: WORKDIR must be an absolute path (got '%s'; try WORKDIR=\$PWD/%s)\n" "$WORKDIR" "$WORKDIR" >&2; exit 1 ;;
@@ -81,16 +95,33 @@ progress() {
 # of this shell.  Nested scripts inherit the lock through WS_LOCK_HELD.
 take_lock() {
 	trap 'echo "interrupted: $0 stopped; the next run picks up from here" >&2; exit 130' INT TERM
-	[[ ${WS_LOCK_HELD:-} == 1 ]] && return 0
 	mkdir -p "$WORKDIR"
+	lock_inherited && return 0
 	if ! lock_hold 1; then
 		printf 'another workspace run holds %s (%s); waiting for it...\n' \
-			"$WORKDIR/lock" "$(cat "$WORKDIR/lock.owner" 2>/dev/null || echo unknown)" >&2
+			"$WORKDIR/lock" "$(sed -n 1p "$WORKDIR/lock.owner" 2>/dev/null || echo unknown)" >&2
 		lock_hold "${WS_LOCK_TIMEOUT:-3600}" ||
 			die "gave up waiting for $WORKDIR/lock after ${WS_LOCK_TIMEOUT:-3600}s"
 	fi
-	echo "pid $$: ${0##*/} since $(date +%T)" >"$WORKDIR/lock.owner"
-	export WS_LOCK_HELD=1
+	# The owner line, and the token a nested script shows: written beside
+	# lock.owner and renamed over it, so that a symlink there is replaced,
+	# never followed.
+	local token=$$.$SRANDOM.$SRANDOM
+	if ! { printf 'pid %s: %s since %s\n%s\n' "$$" "${0##*/}" "$(date +%T)" "$token" >"$WORKDIR/.lock.owner.$$" &&
+		mv -f "$WORKDIR/.lock.owner.$$" "$WORKDIR/lock.owner"; }; then
+		die "could not write $WORKDIR/lock.owner"
+	fi
+	export WS_LOCK_HELD=$token
+}
+
+# lock_inherited: this script runs under a run that holds the lock (a
+# nested script): WS_LOCK_HELD is the token that run wrote into
+# lock.owner, and the lock is held.  A WS_LOCK_HELD of the user's own
+# (WS_LOCK_HELD=1) is not a token, and takes no lock.
+lock_inherited() {
+	[[ -n ${WS_LOCK_HELD:-} && -f $WORKDIR/lock.owner ]] || return 1
+	[[ $(sed -n 2p "$WORKDIR/lock.owner" 2>/dev/null) == "$WS_LOCK_HELD" ]] || return 1
+	! flock -n "$WORKDIR/lock" true 2>/dev/null
 }
 
 # lock_hold SECONDS: start the helper that takes $WORKDIR/lock within
@@ -114,9 +145,14 @@ lock_hold() {
 # work, with a message that names it.
 validate_variables() {
 	local v
-	for v in BOOT_TIMEOUT TEST_TIMEOUT JOBS CHECK_JOBS BENCH_BOOTS COCCI_TIMEOUT DOCS_JOBS WS_LOCK_TIMEOUT ICECC_JOBS; do
+	for v in BOOT_TIMEOUT TEST_TIMEOUT BENCH_BOOTS COCCI_TIMEOUT WS_LOCK_TIMEOUT; do
 		[[ -z ${!v:-} || ${!v} =~ ^[1-9][0-9]{0,5}$ ]] ||
 			die "$v must be a positive whole number (got '${!v}')"
+	done
+	# Parallel jobs and object counts: a few thousand at most.
+	for v in JOBS CHECK_JOBS DOCS_JOBS ICECC_JOBS CROSS_PAR CROSS_MAX_OBJS; do
+		[[ -z ${!v:-} || ${!v} =~ ^[1-9][0-9]{0,3}$ ]] ||
+			die "$v must be a whole number from 1 to 9999 (got '${!v}')"
 	done
 	[[ -z ${MIN_FREE_GB:-} || $MIN_FREE_GB =~ ^[0-9]{1,6}$ ]] ||
 		die "MIN_FREE_GB must be a whole number of GiB (got '$MIN_FREE_GB')"
@@ -487,9 +523,12 @@ patch_files() {
 	local name=$1 dir=$SERIES_DIR/$1 line
 	[[ -f $dir/series ]] || die "series/$name has no 'series' file"
 	while IFS= read -r line || [[ -n $line ]]; do
+		line=${line%$'\r'}
 		line=${line%%#*}
 		line=$(echo "$line" | xargs)
 		[[ -z $line ]] && continue
+		[[ $line != */* && $line != .* ]] ||
+			die "series/$name/series lists '$line': a patch is a file of series/$name/ itself, named without '/' or a leading '.'"
 		[[ -f $dir/$line ]] || die "series/$name/series lists '$line', which is not in series/$name/"
 		echo "$line"
 	done <"$dir/series"

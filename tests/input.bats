@@ -1,0 +1,126 @@
+#!/usr/bin/env bats
+# Bad input of the third round (issue "nothing lost, nothing leaked, every
+# input named"): git's variables of another repository, a WS_LOCK_HELD of
+# the user's own, a symlinked lock.owner, an empty kernel image, a WORKDIR
+# with whitespace, series files with CRLF or paths, out-of-range job counts.
+# shellcheck disable=SC2030,SC2031 # bats runs each test in a subshell
+
+load helpers
+
+setup() {
+	setup_workspace
+	run ws import.sh
+	[ "$status" -eq 0 ]
+}
+
+# other_repo: a repository with a staged file, as a pre-commit hook sees it.
+other_repo() {
+	OTHER=$BATS_TEST_TMPDIR/other
+	git init -q "$OTHER"
+	echo staged >"$OTHER/file"
+	git -C "$OTHER" add file
+	cp "$OTHER/.git/index" "$BATS_TEST_TMPDIR/index.before"
+}
+
+@test "a hook's GIT_INDEX_FILE and GIT_DIR reach no git command of the workspace" {
+	make_series one linux-source "a.c:int a;:fixture: add a"
+	other_repo
+	GIT_DIR=$OTHER/.git GIT_INDEX_FILE=$OTHER/.git/index GIT_WORK_TREE=$OTHER run ws apply.sh
+	[ "$status" -eq 0 ]
+	GIT_DIR=$OTHER/.git GIT_INDEX_FILE=$OTHER/.git/index run ws build.sh series
+	[ "$status" -eq 0 ]
+	# The other repository: its index and its staged file as they were,
+	# and no branch of the workspace's.
+	cmp "$OTHER/.git/index" "$BATS_TEST_TMPDIR/index.before"
+	[ "$(git -C "$OTHER" diff --cached --name-only)" = file ]
+	run git -C "$OTHER" rev-parse -q --verify one
+	[ "$status" -ne 0 ]
+	# The workspace's tree has the series.
+	tree rev-parse -q --verify one
+	[[ $(results_row one 1 build) == pass* ]]
+}
+
+@test "make passes no GIT_DIR or GIT_INDEX_FILE on to what it runs" {
+	other_repo
+	cd "$WS"
+	GIT_DIR=$OTHER/.git GIT_INDEX_FILE=$OTHER/.git/index run make -s -o deps --no-print-directory \
+		-f - probe <<<$'include Makefile\nprobe:\n\t@env | grep -c "^GIT_\\(DIR\\|INDEX_FILE\\)=" || true'
+	[ "$output" = 0 ]
+}
+
+@test "WS_LOCK_HELD in the user's environment takes no lock: a second run still waits for the first" {
+	make_series one linux-source "a.c:int a;:fixture: add a"
+	flock "$WORKDIR/lock" sleep 6 &
+	local holder=$!
+	sleep 0.5
+	WS_LOCK_HELD=1 run ws apply.sh
+	[ "$status" -ne 0 ]
+	[[ $output == *"another workspace run holds"*"gave up waiting"* ]]
+	wait "$holder"
+	run tree rev-parse -q --verify one
+	[ "$status" -ne 0 ]
+}
+
+@test "a nested script of a run shares its lock; lock.owner is replaced, never written through a symlink" {
+	make_series one linux-source "a.c:int a;:fixture: add a"
+	echo "not the workspace's" >"$BATS_TEST_TMPDIR/elsewhere"
+	ln -sfn "$BATS_TEST_TMPDIR/elsewhere" "$WORKDIR/lock.owner"
+	# all.sh holds the lock and runs apply.sh, build.sh... under it.
+	run env NO_DEPS=1 DEBUG=0 CHECKS=signoff bash "$WS/scripts/all.sh"
+	[ "$status" -eq 0 ]
+	[[ $output != *"another workspace run holds"* ]]
+	[ "$(cat "$BATS_TEST_TMPDIR/elsewhere")" = "not the workspace's" ]
+	[ ! -L "$WORKDIR/lock.owner" ]
+}
+
+@test "a build that leaves an empty kernel image fails, saying so, and is not booted" {
+	# The fixture's kernel image is its ./behaviour: a commit that empties it.
+	make_series one linux-source "behaviour:empty:fixture: the image is empty"
+	local scratch=$BATS_TEST_TMPDIR/scratch-one
+	: >"$scratch/behaviour"
+	git -C "$scratch" commit -q -a --amend --no-edit
+	rm "$SERIES_DIR/one/"*.patch
+	git -C "$scratch" format-patch -q --zero-commit -o "$SERIES_DIR/one" HEAD~1
+	ws apply.sh
+	tree show one:behaviour | cmp - /dev/null
+	run ws build.sh series
+	[ "$status" -ne 0 ]
+	[[ $(results_row one 1 build) == "fail error: make bzImage succeeded, but arch/x86/boot/bzImage is empty or missing"* ]]
+	[[ $(results_row one 0 build) == pass* ]]
+	run ws boot.sh series
+	[[ $(results_row one 1 boot) == "skip no kernel: build failed"* ]]
+}
+
+@test "a WORKDIR with a space, a tab or a newline is refused before any work, naming it" {
+	local w
+	for w in "$BATS_TEST_TMPDIR/with space" "$BATS_TEST_TMPDIR/with"$'\t'"tab" "$BATS_TEST_TMPDIR/with"$'\n'"newline"; do
+		WORKDIR=$w run ws apply.sh
+		[ "$status" -ne 0 ]
+		[[ $output == "error: WORKDIR must not contain a space, a tab or a newline"* ]]
+		[ ! -e "$w" ]
+	done
+}
+
+@test "a series file with CRLF line ends applies; an entry with a path is refused, naming it" {
+	make_series one linux-source "a.c:int a;:fixture: add a" "b.c:int b;:fixture: add b"
+	sed -i 's/$/\r/' "$SERIES_DIR/one/series"
+	run ws apply.sh
+	[ "$status" -eq 0 ]
+	[ "$(tree rev-list --count linux-source..one)" -eq 2 ]
+	cp "$SERIES_DIR/one/0001-fixture-add-a.patch" "$BATS_TEST_TMPDIR/x.patch"
+	for entry in ../x.patch sub/x.patch .hidden.patch; do
+		echo "$entry" >"$SERIES_DIR/one/series"
+		run ws apply.sh
+		[ "$status" -ne 0 ]
+		[[ $output == *"series/one/series lists '$entry': a patch is a file of series/one/ itself"* ]]
+	done
+}
+
+@test "job counts past the machine's reach, and CROSS_PAR and CROSS_MAX_OBJS, are checked" {
+	local v
+	for v in JOBS=999999 CHECK_JOBS=0 CROSS_PAR=abc CROSS_MAX_OBJS=100000; do
+		run env "$v" bash "$WS/scripts/apply.sh"
+		[ "$status" -ne 0 ]
+		[[ $output == "error: ${v%%=*} must be a whole number from 1 to 9999 (got '${v#*=}')" ]]
+	done
+}
