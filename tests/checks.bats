@@ -424,3 +424,14 @@ probe_workspace() {
 	KDOC_WERROR=1 check kernel-doc "$c"
 	[ "$status" -eq 250 ]
 }
+
+@test "build checks: every check that configures a commit with features.config is run again when features.config changes" {
+	local c n=0
+	for c in "$WS"/checks/*/run; do
+		grep -qE '\b(compare_builds|compile_messages|configure)\b' "$c" || continue
+		n=$((n + 1))
+		grep -qx 'qemu/configs/features.config' "${c%/run}/inputs" ||
+			{ echo "${c%/run}/inputs does not name qemu/configs/features.config"; false; }
+	done
+	[ "$n" -ge 2 ]
+}
