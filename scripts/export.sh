@@ -69,7 +69,7 @@ remove_stale_temps() {
 # (comments and blank lines dropped), whether or not the files exist.
 listed_patches() {
 	[[ -f $1/series ]] || return 0
-	sed -e 's/#.*//' -e 's/^[[:space:]]*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$1/series"
+	sed -e 's/\r$//' -e 's/#.*//' -e 's/^[[:space:]]*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$1/series"
 }
 
 # patch_keys FILE...: for each patch, one line saying what it says,
@@ -214,9 +214,17 @@ build_series_dir() {
 	local -A old_by_key=()
 	local -a files keys
 	cp -a -- "$dir/." "$new/" || return 1
-	rm -f -- "$new"/*.patch "$new/series" || return 1
-	files=("$dir"/*.patch)
-	if [[ -f ${files[0]} ]]; then
+	# The patches the series lists go; a .patch file it does not list
+	# (work in progress kept beside the series) stays.
+	while IFS= read -r f; do
+		rm -f -- "$new/$f" || return 1
+	done < <(listed_patches "$dir")
+	rm -f -- "$new/series" || return 1
+	files=()
+	while IFS= read -r f; do
+		[[ ! -f $dir/$f ]] || files+=("$dir/$f")
+	done < <(listed_patches "$dir")
+	if ((${#files[@]})); then
 		capture keys patch_keys "${files[@]}"
 		for ((i = ${#files[@]} - 1; i >= 0; i--)); do
 			old_by_key[${keys[i]}]=${files[i]}
@@ -317,6 +325,29 @@ export_one() {
 	local scratch
 	scratch=$(mktemp -d "$WORKDIR/export.XXXXXX")
 	TEMPS+=("$scratch")
+
+	# A series/NAME that is a symlink: its target is what changes.
+	local real
+	real=$(realpath -e -- "$dir") || die "series/$name/ cannot be resolved"
+	[[ -d $real ]] || die "series/$name is not a directory"
+	mkdir "$scratch/patches"
+	git_tree format-patch -q --no-signature --zero-commit --no-cover-letter \
+		-o "$scratch/patches" "$base..$head" ||
+		die "git format-patch of branch $name failed (is the disk full?); series/$name/ is unchanged"
+	local n new changed
+	n=$(git_tree rev-list --count "$base..$head")
+	new=$(mktemp -d "${real%/*}/.${real##*/}.new.XXXXXX")
+	TEMPS+=("$new")
+	changed=$(build_series_dir "$name" "$scratch/patches" "$new" "$scratch") ||
+		die "could not write the new series/$name/ (in $new); series/$name/ is unchanged"
+	# series/NAME already holds the branch (an export killed between its
+	# swap and its record left it so): only the record is missing.
+	if diff -r -q -- "$real" "$new" >/dev/null 2>&1; then
+		record_export "$name" "$base" "$head" || die "could not record the export of $name in $TREE"
+		progress export "$name: series/$name/ already holds branch $name ($n patches); nothing written"
+		return 0
+	fi
+
 	local rc=0 why
 	matches_last_apply "$name" "$base" "$scratch" || rc=$?
 	if ((rc)); then
@@ -327,39 +358,25 @@ export_one() {
 		warn "$why; FORCE=1: overwriting it with branch $name (the files are backed up first)"
 	fi
 
-	mkdir "$scratch/patches"
-	git_tree format-patch -q --no-signature --zero-commit --no-cover-letter \
-		-o "$scratch/patches" "$base..$head"
-	local n new changed
-	n=$(git_tree rev-list --count "$base..$head")
-	new=$(mktemp -d "$SERIES_DIR/.$name.new.XXXXXX")
-	TEMPS+=("$new")
-	changed=$(build_series_dir "$name" "$scratch/patches" "$new" "$scratch") ||
-		die "could not write the new series/$name/ (in $new); series/$name/ is unchanged"
-	if diff -r -q -- "$dir" "$new" >/dev/null 2>&1; then
-		record_export "$name" "$base" "$head"
-		progress export "$name: series/$name/ already holds branch $name ($n patches); nothing written"
-		return 0
-	fi
-
 	local backup
 	backup=$(backup_series "$name") ||
 		die "could not back up series/$name/ into $WORKDIR/backup/; nothing was exported"
-	swap_in "$name" "$new" "$base" "$head"
+	swap_in "$name" "$new" "$base" "$head" "$real"
 	progress export "$name: wrote series/$name/: $n patches, $changed of them new or changed (the previous files are in $backup)"
 }
 
-# swap_in NAME NEW BASE HEAD: NEW becomes series/NAME/, and the export is
+# swap_in NAME NEW BASE HEAD [REAL]: NEW becomes series/NAME/ (REAL, the
+# directory it resolves to, when it is a symlink), and the export is
 # recorded.  SIGINT and SIGTERM wait until both are done (a subshell that
 # ignores them, so that its children do too); then the script stops.
 swap_in() {
-	local name=$1 new=$2 base=$3 head=$4 old rc=0 stopped=0 saved
-	old=$SERIES_DIR/.$name.old.${new##*.}
+	local name=$1 new=$2 base=$3 head=$4 real=${5:-$SERIES_DIR/$1} old rc=0 stopped=0 saved
+	old=${real%/*}/.${real##*/}.old.${new##*.}
 	saved=$(trap -p INT TERM)
 	trap 'stopped=1' INT TERM
 	(
 		trap '' INT TERM
-		swap_dirs "$SERIES_DIR/$name" "$new" "$old" || exit 2
+		swap_dirs "$real" "$new" "$old" || exit 2
 		record_export "$name" "$base" "$head" || exit 3
 	) || rc=$?
 	trap - INT TERM

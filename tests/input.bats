@@ -6,6 +6,7 @@
 # shellcheck disable=SC2030,SC2031 # bats runs each test in a subshell
 
 load helpers
+bats_require_minimum_version 1.5.0
 
 setup() {
 	setup_workspace
@@ -123,4 +124,60 @@ other_repo() {
 		[ "$status" -ne 0 ]
 		[[ $output == "error: ${v%%=*} must be a whole number from 1 to 9999 (got '${v#*=}')" ]]
 	done
+}
+
+@test "export keeps a .patch file the series does not list, whether or not the branch changed" {
+	make_series one linux-source "a.c:int a;:fixture: add a"
+	ws apply.sh
+	echo "work in progress" >"$SERIES_DIR/one/0099-wip.patch"
+	run ws export.sh
+	[ "$status" -eq 0 ]
+	[ "$(cat "$SERIES_DIR/one/0099-wip.patch")" = "work in progress" ]
+	tree checkout -q one
+	echo "int edited;" >"$WORKDIR/linux/a.c"
+	tree commit -qa --amend --no-edit
+	tree checkout -q --detach
+	run ws export.sh
+	[ "$status" -eq 0 ]
+	[[ $output == *"1 of them new or changed"* ]]
+	[ "$(cat "$SERIES_DIR/one/0099-wip.patch")" = "work in progress" ]
+	run ! grep -q 0099 "$SERIES_DIR/one/series"
+}
+
+@test "export into a series/NAME that is a symlink writes its target and keeps the link" {
+	make_series one linux-source "a.c:int a;:fixture: add a"
+	mv "$SERIES_DIR/one" "$BATS_TEST_TMPDIR/one-elsewhere"
+	ln -s "$BATS_TEST_TMPDIR/one-elsewhere" "$SERIES_DIR/one"
+	ws apply.sh
+	tree checkout -q one
+	echo "int edited;" >"$WORKDIR/linux/a.c"
+	tree commit -qa --amend --no-edit
+	tree checkout -q --detach
+	run ws export.sh
+	[ "$status" -eq 0 ]
+	[ -L "$SERIES_DIR/one" ]
+	grep -q "int edited;" "$BATS_TEST_TMPDIR/one-elsewhere/"*.patch
+	[ -z "$(find "$BATS_TEST_TMPDIR" -maxdepth 1 -name '.one-elsewhere.*')" ]
+}
+
+@test "an export killed between its swap and its record is finished by the next export, without FORCE" {
+	make_series one linux-source "a.c:int a;:fixture: add a"
+	ws apply.sh
+	local before_ref before_cfg
+	before_ref=$(tree rev-parse refs/workspace/applied/one)
+	before_cfg=$(tree config workspace.one.applied)
+	tree checkout -q one
+	echo "int edited;" >"$WORKDIR/linux/a.c"
+	tree commit -qa --amend --no-edit
+	tree checkout -q --detach
+	ws export.sh
+	# As if SIGKILL came after the swap: series/one/ is new, the record old.
+	tree update-ref refs/workspace/applied/one "$before_ref"
+	tree config workspace.one.applied "$before_cfg"
+	run ws export.sh
+	[ "$status" -eq 0 ]
+	[[ $output == *"already holds branch one"* ]]
+	run ws apply.sh
+	[ "$status" -eq 0 ]
+	[[ $output == *"one: up to date"* ]]
 }
