@@ -80,6 +80,16 @@ def addresses(value):
 # example domains, RFC 6761's special-use ones, and mDNS's .local (RFC 6762).
 RESERVED_TLDS = ('test', 'example', 'invalid', 'localhost', 'local')
 RESERVED_DOMAINS = ('example.com', 'example.net', 'example.org')
+# Names that only mean something inside one network, never on the
+# Internet's mail: RFC 8375's home.arpa, ICANN's .internal, Tor's .onion
+# (RFC 7686), and what hosts and home routers call themselves (git's
+# automatic identity on many hosts is user@host.localdomain).
+PRIVATE_TLDS = {'internal': "ICANN's private-use top-level domain",
+                'onion': 'Tor only (RFC 7686)',
+                'lan': 'a local network name, not in the DNS',
+                'localdomain': "a host's own name (git's automatic identity), not in the DNS",
+                'home': 'a local network name, not in the DNS'}
+PRIVATE_DOMAINS = {'home.arpa': 'a home network (RFC 8375)'}
 
 
 def undeliverable_reason(address):
@@ -90,6 +100,13 @@ def undeliverable_reason(address):
     domain = domain.lower().rstrip('.')
     if not local or not domain:
         return f'{address} is not an e-mail address'
+    if not address.isascii():
+        try:
+            ascii_domain = domain.encode('idna').decode()
+        except UnicodeError:
+            ascii_domain = ''
+        hint = f'; write its domain as {ascii_domain}' if ascii_domain and local.isascii() else ''
+        return f'{address} is not all ASCII, which git send-email and b4 cannot put in a header{hint}'
     if '.' not in domain:
         return f'{address} has no domain that mail can reach ({domain})'
     tld = domain.rsplit('.', 1)[1]
@@ -99,6 +116,11 @@ def undeliverable_reason(address):
     for reserved in RESERVED_DOMAINS:
         if domain == reserved or domain.endswith('.' + reserved):
             return f'{address} is under {reserved}, a name reserved for examples (RFC 2606)'
+    if tld in PRIVATE_TLDS:
+        return f'{address} is under .{tld}, {PRIVATE_TLDS[tld]}: no mail from outside reaches it'
+    for private, what in PRIVATE_DOMAINS.items():
+        if domain == private or domain.endswith('.' + private):
+            return f'{address} is under {private}, {what}: no mail from outside reaches it'
     return ''
 
 

@@ -95,10 +95,14 @@ check_smtp_reachable() {
 		"SEND=1, $(smtp_origin)" || die "nothing was sent"
 }
 
+# The trailers that name a person's identity in the mail (b4 sends to them
+# too).  A Cc: trailer names a recipient only.
+ADDRESS_TRAILERS="Signed-off-by Co-developed-by Tested-by Reported-by Suggested-by Reviewed-by Acked-by"
+
 # identity_problems NAME: why the messages of series NAME would carry an
 # address that cannot receive mail (b4mail undeliverable), one a line: the
 # sender's (sendemail.from, else user.email, as b4 takes it), and the
-# author and Signed-off-by of each commit.
+# author and every address trailer ($ADDRESS_TRAILERS) of each commit.
 identity_problems() {
 	local name=$1 sender addr why
 	local -A seen=()
@@ -109,12 +113,14 @@ identity_problems() {
 	else
 		why=$(b4mail undeliverable "$sender") || echo "the sender (sendemail.from or user.email): $why"
 	fi
+	local t format='%ae%n'
+	for t in $ADDRESS_TRAILERS; do format+="%(trailers:key=$t,valueonly,unfold)"; done
 	while IFS= read -r addr; do
-		[[ -n $addr && -z ${seen[$addr]:-} ]] || continue
+		addr=${addr%%#*}
+		[[ -n ${addr// /} && -z ${seen[$addr]:-} ]] || continue
 		seen[$addr]=1
-		why=$(b4mail undeliverable "$addr") || echo "a commit's author or Signed-off-by: $why"
-	done < <(git_tree log --format='%ae%n%(trailers:key=Signed-off-by,valueonly)' \
-		"$(base_ref "$name")..refs/heads/$name")
+		why=$(b4mail undeliverable "$addr") || echo "a commit's author or trailer: $why"
+	done < <(git_tree log --format="$format" "$(base_ref "$name")..refs/heads/$name")
 }
 
 # check_identity NAME: SEND=1 refuses to send as, or on behalf of, an

@@ -433,8 +433,28 @@ Reviewed-by: Dan Driver <dan@example.org>" ]
 	printf '%s\n' "fixture: two" "" "A series by a bot." "" "To: Tom <tom@example.org>" >"$SERIES_DIR/two/cover-letter"
 	SERIES=two SEND=1 run ws send.sh
 	[ "$status" -ne 0 ]
-	[[ $output == *"a commit's author or Signed-off-by: bot@build.invalid is under .invalid"* ]]
+	[[ $output == *"a commit's author or trailer: bot@build.invalid is under .invalid"* ]]
 	[[ $output == *"Nothing was sent."* ]]
+	[ ! -e "$SINK/mbox" ]
+}
+
+@test "SEND=1 refuses a Co-developed-by, Tested-by, Reported-by or Suggested-by that cannot receive mail, and a non-ASCII address" {
+	start_smtp
+	smtp_in_git_config
+	make_series two linux-source "b.c:int b;:fixture: add b"
+	local two=("$SERIES_DIR"/two/*.patch) t
+	for t in "Co-developed-by: Bo <bo@co.EXAMPLE>" "Tested-by: T <t@ci.test>" "Reported-by: R <r@box.local>" \
+		"Suggested-by: S <s@x.invalid>" "Reviewed-by: U <u@bücher.de>" "Tested-by: G <root@localhost.localdomain>"; do
+		sed -i "/^Signed-off-by: Ada/i $t" "${two[0]}"
+	done
+	printf '%s\n' "fixture: two" "" "A series." "" "To: Tom <tom@example.org>" >"$SERIES_DIR/two/cover-letter"
+	SERIES=two SEND=1 run ws send.sh
+	[ "$status" -ne 0 ]
+	local a
+	for a in bo@co.EXAMPLE t@ci.test r@box.local s@x.invalid "u@bücher.de is not all ASCII" root@localhost.localdomain; do
+		[[ $output == *"a commit's author or trailer: $a"* ]] || { echo "not named: $a"; false; }
+	done
+	[[ $output != *Traceback* ]]
 	[ ! -e "$SINK/mbox" ]
 }
 

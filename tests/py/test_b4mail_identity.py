@@ -30,6 +30,21 @@ CASES = [
     ("no-at-sign", 1, "no-at-sign is not an e-mail address"),
     # A domain that merely ends in the letters of a reserved one is not it.
     ("a@notexample.org", 0, ""),
+    # git's automatic identity on many hosts, and names of one network only.
+    ("root@localhost.localdomain", 1,
+     "root@localhost.localdomain is under .localdomain, a host's own name (git's automatic "
+     "identity), not in the DNS: no mail from outside reaches it"),
+    ("me@nas.home.arpa", 1,
+     "me@nas.home.arpa is under home.arpa, a home network (RFC 8375): no mail from outside reaches it"),
+    ("me@abc.onion", 1, "me@abc.onion is under .onion, Tor only (RFC 7686): no mail from outside reaches it"),
+    ("ci@build.internal", 1,
+     "ci@build.internal is under .internal, ICANN's private-use top-level domain: no mail from outside reaches it"),
+    ("me@router.lan", 1,
+     "me@router.lan is under .lan, a local network name, not in the DNS: no mail from outside reaches it"),
+    # Not ASCII: b4 would die on it; the ASCII spelling of the domain.
+    ("ada@bücher.de", 1,
+     "ada@bücher.de is not all ASCII, which git send-email and b4 cannot put in a header; "
+     "write its domain as xn--bcher-kva.de"),
 ]
 
 
