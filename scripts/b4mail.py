@@ -145,6 +145,17 @@ def cover_check(path, shown):
     if len(lines) < 2 or lines[1].strip() or not lines[0].strip():
         errors.append(f'{shown}: line 1 is the subject and line 2 must be empty '
                       '(b4 would send "(no cover subject)")')
+    first = lines[0] if lines else ''
+    if first.startswith('\ufeff'):
+        errors.append(f'{shown}: line 1 starts with a byte-order mark (U+FEFF), which would open '
+                      'the subject of the mail; save the file as UTF-8 without it')
+    bare = first.lstrip('\ufeff')
+    if bare.lower().startswith('subject:'):
+        errors.append(f'{shown}: line 1 is the subject itself, without "Subject:" (the mail '
+                      f'would read "[PATCH 0/N] {bare.strip()}"): {first.strip()}')
+    elif re.match(r'\s*\[[^]]*PATCH[^]]*\]', bare, re.IGNORECASE):
+        errors.append(f'{shown}: line 1 is the subject without its [PATCH ...] prefix, which b4 '
+                      f'adds (the mail would read "[PATCH 0/N] {bare.strip()}"): {first.strip()}')
     for num, line in enumerate(lines, 1):
         if line.startswith('#'):
             warn(f'{shown}: line {num} starts with "#", which b4 drops: {line}')

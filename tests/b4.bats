@@ -474,3 +474,14 @@ Reviewed-by: Dan Driver <dan@example.org>" ]
 	[ "$(git -C "$BATS_TEST_TMPDIR/rt" log -1 --format=%B)" = "$(tree log -1 --format=%B "one~2")" ]
 	[ "$(tree log --format=%B linux-source..one | grep -c 'a note for the reviewers')" -eq 0 ]
 }
+
+@test "a cover letter whose first line has Subject:, a [PATCH] prefix or a byte-order mark is refused, naming the line" {
+	local first
+	for first in "Subject: fixture: one series" "[PATCH] fixture: one series" $'\ufefffixture: one series'; do
+		printf '%s\n' "$first" "" "A fixture series." "" "To: Tom <tom@example.org>" >"$SERIES_DIR/one/cover-letter"
+		SERIES=one run ws send.sh
+		[ "$status" -ne 0 ]
+		[[ $output == *"series/one/cover-letter: line 1 "* ]] || { echo "not refused: $first"; false; }
+		[ ! -d "$WORKDIR/outgoing/one-v1" ]
+	done
+}
