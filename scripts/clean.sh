@@ -21,6 +21,8 @@ refuse_unusable_workdir() {
 	/*) return 0 ;;
 	"") printf "error: WORKDIR is empty; give the workspace's absolute path (WORKDIR=%s)\n" \
 		"${HOME:-/root}/.cache/vstatus-workspace" >&2 ;;
+	"~"*) printf "error: WORKDIR '%s' starts with a ~ the shell did not expand (it was quoted): write it as \$HOME%s\n" \
+		"$WORKDIR" "${WORKDIR#\~}" >&2 ;;
 	*) printf "error: WORKDIR=%s is a relative path; give it as an absolute one (WORKDIR=%s)\n" \
 		"$WORKDIR" "$PWD/$WORKDIR" >&2 ;;
 	esac

@@ -27,6 +27,7 @@ case $WORKDIR in
 	;;
 /*) ;;
 "") printf 'error: WORKDIR is empty; give it an absolute path\n' >&2; exit 1 ;;
+"~"*) printf "error: WORKDIR '%s' starts with a ~ the shell did not expand (it was quoted): write it as \$HOME%s\n" "$WORKDIR" "${WORKDIR#\~}" >&2; exit 1 ;;
 *) printf "error: WORKDIR must be an absolute path (got '%s'; try WORKDIR=\$PWD/%s)\n" "$WORKDIR" "$WORKDIR" >&2; exit 1 ;;
 esac
 

@@ -181,3 +181,21 @@ other_repo() {
 	[ "$status" -eq 0 ]
 	[[ $output == *"one: up to date"* ]]
 }
+
+@test "a WORKDIR with a ~ the shell did not expand is refused, saying what to write; no '~' is made" {
+	cd "$BATS_TEST_TMPDIR"
+	WORKDIR='~/work' run bash "$WS/scripts/clean.sh"
+	[ "$status" -ne 0 ]
+	[ "$output" = "error: WORKDIR '~/work' starts with a ~ the shell did not expand (it was quoted): write it as \$HOME/work" ]
+	[ ! -e "$BATS_TEST_TMPDIR/~" ]
+}
+
+@test "the fixture's QEMU answers --version, and its boots print no error about it" {
+	make_series one linux-source "a.c:int a;:fixture: add a"
+	ws apply.sh
+	ws build.sh series
+	run ws boot.sh series
+	[ "$status" -eq 0 ]
+	[[ $output != *"cat: ''"* ]]
+	[[ $("$QEMU" --version) == "QEMU emulator version 0.0.0"* ]]
+}
