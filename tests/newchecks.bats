@@ -220,3 +220,20 @@ s=tools/testing/selftests
 	[ "$status" -eq 0 ]
 	[ "$output" = "no selftest touched" ]
 }
+
+# comm_fails: a comm that fails as GNU comm does in a UTF-8 locale on lists
+# sorted in C order ("file 2 is not in sorted order", exit 1).
+comm_fails() {
+	printf '#!/bin/sh\necho "comm: file 2 is not in sorted order" >&2\nexit 1\n' >"$BATS_TEST_TMPDIR/bin/comm"
+	chmod +x "$BATS_TEST_TMPDIR/bin/comm"
+}
+
+@test "docs and selftests: a step that fails inside the comparison is an error, never a pass" {
+	comm_fails
+	check docs "$(commit_files "err" "$w/fake-messages=@SRC@/$w/a.rst:5: ERROR: Unknown directive type \"x\".\n")"
+	[ "$status" -eq 1 ]
+	[[ $output == "cdrom: the check stopped before its verdict (exit 1; see the log)" ]]
+	check selftests "$(commit_files "warns" "tools/testing/selftests/kcmp/fake-messages=kcmp.c:3:5: warning: unused [-Wunused]\n")"
+	[ "$status" -eq 1 ]
+	[[ $output == "kcmp: the check stopped before its verdict (exit 1; see the log)" ]]
+}
