@@ -150,12 +150,24 @@ apply_one() {
 		p=${patches[i]}
 		progress apply "$name: [$((i + 1))/${#patches[@]}] $p"
 		if ! git -C "$APPLY_WT" -c am.threeWay=false -c core.hooksPath=/dev/null \
-			am -q --committer-date-is-author-date "$SERIES_DIR/$name/$p" >/dev/null 2>&1; then
-			local why
-			why=$(explain_failure "$name" "$p")
+			am -q --committer-date-is-author-date "$SERIES_DIR/$name/$p" >/dev/null 2>"$LOGS/am-$name.err"; then
+			local why applies=0
+			# Where the patch applies on the commits before it, git am
+			# failed for another reason (a full disk, a file it could not
+			# write): not the patch's fault.
+			git -C "$APPLY_WT" apply --check "$SERIES_DIR/$name/$p" >/dev/null 2>&1 && applies=1
+			((applies)) || why=$(explain_failure "$name" "$p")
 			git -C "$APPLY_WT" am --abort >/dev/null 2>&1 || true
-			git -C "$APPLY_WT" checkout -q -f --detach "$base"
+			git -C "$APPLY_WT" checkout -q -f --detach "$base" || true
 			record "$name" 0 "$base" "$(git_tree log -1 --format=%s "$base")" apply pass 0 base
+			if ((applies)); then
+				why="$p applies, but git am failed: $(grep -m1 -E '^(error|fatal): ' "$LOGS/am-$name.err" || tail -n1 "$LOGS/am-$name.err")"
+				cp "$LOGS/am-$name.err" "$LOGS/apply-$name.log" 2>/dev/null || true
+				record_failed_apply "$name" "$i" "$why"
+				printf 'error: series/%s/%s applies, but git am could not write it (is the disk full?): %s; branch %s is unchanged\n' \
+					"$name" "$p" "${why#*git am failed: }" "$name" >&2
+				return 1
+			fi
 			record_failed_apply "$name" "$i" "$why"
 			printf 'error: branch %s is unchanged; fix series/%s/%s and run make apply again\n' \
 				"$name" "$name" "$p" >&2

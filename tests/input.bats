@@ -199,3 +199,22 @@ other_repo() {
 	[[ $output != *"cat: ''"* ]]
 	[[ $("$QEMU" --version) == "QEMU emulator version 0.0.0"* ]]
 }
+
+@test "git am failing on a patch that applies (a full disk) says so, and does not blame the patch" {
+	make_series one linux-source "a.c:int a;:fixture: add a"
+	# A git whose am fails as on a full disk; every other command is git's.
+	mkdir -p "$BATS_TEST_TMPDIR/bin"
+	cat >"$BATS_TEST_TMPDIR/bin/git" <<-EOF2
+		#!/bin/sh
+		for a; do
+		    [ "\$a" = am ] && [ "\$*" = "\${*%--abort}" ] && { echo "fatal: unable to write new index file: No space left on device" >&2; exit 128; }
+		done
+		exec $(command -v git) "\$@"
+	EOF2
+	chmod +x "$BATS_TEST_TMPDIR/bin/git"
+	PATH=$BATS_TEST_TMPDIR/bin:$PATH run ws apply.sh
+	[ "$status" -ne 0 ]
+	[[ $output == *"error: series/one/0001-fixture-add-a.patch applies, but git am could not write it (is the disk full?): fatal: unable to write new index file: No space left on device; branch one is unchanged"* ]]
+	[[ $output != *"does not apply"* ]]
+	[[ $(results_row one 1 apply) == "fail 0001-fixture-add-a.patch applies, but git am failed: fatal: unable to write new index file"* ]]
+}
