@@ -184,6 +184,7 @@ other_repo() {
 
 @test "a WORKDIR with a ~ the shell did not expand is refused, saying what to write; no '~' is made" {
 	cd "$BATS_TEST_TMPDIR"
+	# shellcheck disable=SC2088 # the ~ the shell did not expand is the point
 	WORKDIR='~/work' run bash "$WS/scripts/clean.sh"
 	[ "$status" -ne 0 ]
 	[ "$output" = "error: WORKDIR '~/work' starts with a ~ the shell did not expand (it was quoted): write it as \$HOME/work" ]
