@@ -113,7 +113,9 @@ def stage_work(results):
         stage, secs, detail = row[col["stage"]], row[col["seconds"]], row[col["detail"]]
         w = work.setdefault(stage, [0, 0, 0.0])
         w[0] += 1
-        w[1] += "cached" in detail
+        # The cached column (cells.py); a table from before it said so in
+        # the detail.
+        w[1] += row[col["cached"]] == "1" if "cached" in col and len(row) > col["cached"] else "cached" in detail
         w[2] += seconds(secs) or 0
     return work
 

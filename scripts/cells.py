@@ -49,7 +49,7 @@ import os
 import sys
 
 FIELDS = ("series", "index", "commit", "subject", "stage", "status",
-          "seconds", "detail", "log", "arch")
+          "seconds", "detail", "log", "arch", "cached")
 HEADER = "\t".join(FIELDS)
 ANY_ARCH = "*"
 STAGE_ARCH = {"build": "x86_64", "boot": "x86_64", "boot-debug": "x86_64",
@@ -86,16 +86,19 @@ class Cell:
     detail: str
     log: str = ""
     arch: str = ""
+    cached: bool = False    # taken from a cache, not computed by this run
     missing: bool = False   # planned, and no stage decided it
 
     @classmethod
     def parse(cls, line):
-        """A cell from one results.tsv row (one without the arch column,
-        from an older workspace, too)."""
+        """A cell from one results.tsv row (one without the cached column,
+        or without the arch column too, from an older workspace: their
+        detail said ", cached" or "(cached)")."""
         parts = line.rstrip("\n").split("\t")
+        if len(parts) == len(FIELDS) - 2:
+            parts.append(STAGE_ARCH.get(parts[4], ""))
         if len(parts) == len(FIELDS) - 1:
-            stage = parts[4]
-            parts.append(STAGE_ARCH.get(stage, ""))
+            parts.append("1" if parts[7].endswith("(cached)") or ", cached" in parts[7] else "0")
         if len(parts) != len(FIELDS):
             raise Damaged(f"{len(parts)} fields, not {len(FIELDS)}")
         row = dict(zip(FIELDS, parts))
@@ -105,17 +108,21 @@ class Cell:
             raise Damaged(f"unknown status '{row['status']}'") from None
         if not row["index"].isdigit():
             raise Damaged(f'index "{row["index"]}" is not a number')
+        if row["cached"] not in ("0", "1"):
+            raise Damaged(f'cached "{row["cached"]}" is not 0 or 1')
         try:
             seconds = int(row["seconds"] or 0)
         except ValueError:
             raise Damaged(f'seconds "{row["seconds"]}" is not a number') from None
         return cls(row["series"], int(row["index"]), row["commit"], row["subject"],
-                   row["stage"], status, seconds, row["detail"], row["log"], row["arch"])
+                   row["stage"], status, seconds, row["detail"], row["log"], row["arch"],
+                   row["cached"] == "1")
 
     def row(self):
         return "\t".join(str(v) for v in (
             self.series, self.index, self.commit, self.subject, self.stage,
-            self.status.value, self.seconds, self.detail, self.log, self.arch))
+            self.status.value, self.seconds, self.detail, self.log, self.arch,
+            int(self.cached)))
 
     @property
     def key(self):
@@ -207,7 +214,7 @@ def read_results(path, encoding="utf-8"):
     with open(path, encoding=encoding, errors="surrogateescape", newline="") as f:
         lines = f.read().split("\n")
     header = lines[0]
-    if header not in (HEADER, "\t".join(FIELDS[:-1])):
+    if header not in (HEADER, "\t".join(FIELDS[:-1]), "\t".join(FIELDS[:-2])):
         raise Damaged("line 1: not the header of a results table")
     cells = []
     for n, line in enumerate(lines[1:], start=2):

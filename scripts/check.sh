@@ -122,7 +122,8 @@ hash_checks() {
 }
 
 # run_check CHECK SERIES SHA BASE HEAD: prints "status seconds summary",
-# then the path of the check's log on a line of its own;
+# then the path of the check's log on a line of its own, then 1 when the
+# result came from the cache, 0 when the check ran;
 # the result is kept in the cache, but only a pass or a warn is ever taken
 # from it: a failure, a skip or an untested result may come from the
 # environment (a tool or a checkout missing) and is cheap to confirm.
@@ -134,7 +135,7 @@ run_check() {
 		local cached=""
 		IFS= read -r cached <"$key/result" || true
 		if [[ $cached =~ ^(pass|warn)\ [0-9]+\  ]]; then
-			printf '%s\n' "$cached" "$key/log"
+			printf '%s\n' "$cached" "$key/log" 1
 			return 0
 		fi
 		[[ $cached =~ ^(fail|skip|untested)\ [0-9]+\  ]] ||
@@ -165,6 +166,7 @@ run_check() {
 	mv "$dir" "$key"
 	cat "$key/result"
 	echo "$key/log"
+	echo 0
 }
 
 # run_checks DIR SERIES SHA BASE HEAD CHECK...: run_check for each CHECK on
@@ -271,7 +273,7 @@ main() {
 		cmd_bench
 		return 0
 	fi
-	local s idx sha subj n c status secs summary base head log rc=0
+	local s idx sha subj n c status secs summary base head log cached rc=0
 	local -a checks rows
 	capture checks selected_checks
 	((${#checks[@]})) || die "no checks in $CHECKS_DIR/"
@@ -291,12 +293,12 @@ main() {
 			read -r idx sha subj <<<"$row"
 			run_checks "$results" "$s" "$sha" "$base" "$head" "${checks[@]}"
 			for c in "${checks[@]}"; do
-				status="" secs=0 summary="" log=""
-				{ read -r status secs summary && read -r log; } <"$results/$c" || true
+				status="" secs=0 summary="" log="" cached=0
+				{ read -r status secs summary && read -r log && read -r cached; } <"$results/$c" || true
 				# run_check died before it printed a result.
 				[[ -n $status ]] || { status=fail summary="check.sh could not run the check"; }
 				progress "$c" "$s [$idx/$n] ${sha:0:12} $subj: $status ${summary:-}"
-				record "$s" "$idx" "$sha" "$subj" "$c" "$status" "$secs" "${summary:-}" "$log" ""
+				record "$s" "$idx" "$sha" "$subj" "$c" "$status" "$secs" "${summary:-}" "$log" "" "${cached:-0}"
 				[[ $status == fail ]] && rc=1
 				[[ $status != fail || -z $log ]] || echo "  log: $log"
 			done

@@ -232,7 +232,7 @@ sanitize() {
 	LC_ALL=C tr -d '\000-\010\013-\037\177'
 }
 
-RESULTS_HEADER=$'series\tindex\tcommit\tsubject\tstage\tstatus\tseconds\tdetail\tlog\tarch'
+RESULTS_HEADER=$'series\tindex\tcommit\tsubject\tstage\tstatus\tseconds\tdetail\tlog\tarch\tcached'
 
 # The cells of a run are owned by scripts/cells.py: the plan (what the run
 # owes), the store (what each stage decided: one file per cell under
@@ -251,7 +251,7 @@ cell_store() {
 	echo "${RESULTS%/*}/cells"
 }
 
-# record SERIES INDEX COMMIT SUBJECT STAGE STATUS SECONDS DETAIL [LOG [ARCH]]
+# record SERIES INDEX COMMIT SUBJECT STAGE STATUS SECONDS DETAIL [LOG [ARCH [CACHED]]]
 # One cell of the run, into the store: its file (cells.py's row) is written
 # beside its name and renamed, so a kill or a full disk leaves every earlier
 # cell whole; a cell that cannot be stored stops the stage, saying so (the
@@ -262,8 +262,15 @@ cell_store() {
 # a boot's logs.  ARCH is the architecture the cell compiled or booted: by
 # default x86_64 for build, boot and boot-debug, the suffix of a stage such
 # as boot-arm64, and none for the others (the checks pass it empty).
+# CACHED is 1 for a result taken from a cache, 0 for one this run computed;
+# a caller that does not say is read from its detail (", cached").
 record() {
-	local series=$1 index=$2 commit=$3 subject=$4 stage=$5 status=$6 secs=$7 detail=$8 log=${9:-} arch=${10-}
+	local series=$1 index=$2 commit=$3 subject=$4 stage=$5 status=$6 secs=$7 detail=$8 log=${9:-} arch=${10-} cached=${11-}
+	if [[ -z $cached ]]; then
+		cached=0
+		[[ $detail != *"(cached)" && $detail != *", cached"* ]] || cached=1
+	fi
+	[[ $cached == [01] ]] || die "record: bad cached '$cached'"
 	case $status in pass | warn | fail | skip | untested) ;; *) die "record: bad status '$status'" ;; esac
 	[[ $index =~ ^[0-9]+$ ]] || die "record: bad index '$index'"
 	[[ $stage =~ ^[a-z0-9][a-z0-9_.-]*$ ]] || die "record: bad stage '$stage'"
@@ -285,8 +292,8 @@ record() {
 	file=$dir/$stage${arch:+@$arch}
 	tmp=$dir/.${file##*/}.tmp.$BASHPID
 	if ! { mkdir -p "$dir" &&
-		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$series" "$index" "$commit" \
-			"$subject" "$stage" "$status" "$secs" "$detail" "$log" "$arch" >"$tmp" &&
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$series" "$index" "$commit" \
+			"$subject" "$stage" "$status" "$secs" "$detail" "$log" "$arch" "$cached" >"$tmp" &&
 		mv -f "$tmp" "$file"; }; then
 		rm -f "$tmp"
 		die "could not store the $stage cell of $series [$index] ($status) in $file (is the disk full?); the cells stored before it are kept"

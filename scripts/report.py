@@ -6,7 +6,8 @@
         RESULTS: a run's report directory (its cells, scripts/cells.py) or
         a results.tsv.  Writes OUTDIR/results.json, one record per cell with the fields of
         results.tsv (series, index, commit, subject, stage, status, seconds,
-        detail, log, arch, and "missing": true for a planned cell no stage
+        detail, log, arch, cached (true for a cell taken from a cache), and
+        "missing": true for a planned cell no stage
         decided; index and seconds as numbers; a table from before the
         arch column has the arch record gave its stage), and
         OUTDIR/results.junit.xml,

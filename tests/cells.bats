@@ -169,7 +169,7 @@ cells_of() {
 	echo "half a ro" >"$WORKDIR/report/cells/one/1/apply"
 	run "$WS/scripts/matrix.sh"
 	[ "$status" -eq 1 ]
-	[[ $output == *"$WORKDIR/report/cells/one/1/apply is damaged (1 fields, not 10): moved to"* ]]
+	[[ $output == *"$WORKDIR/report/cells/one/1/apply is damaged (1 fields, not 11): moved to"* ]]
 	[ -f "$WORKDIR/report/cells/one/1/apply.damaged" ]
 	[[ $(results_row one 1 apply) == "fail missing:"* ]]
 }
@@ -198,4 +198,15 @@ cells_of() {
 	[[ $(results_row one 1 blind) == "untested could not parse a.c" ]]
 	CHECKS_DIR=$BATS_TEST_TMPDIR/checks run ws check.sh
 	[ "$(grep -c . "$BATS_TEST_TMPDIR/runs")" -eq 2 ]
+}
+
+@test "a cell says whether it came from a cache: a check taken from the cache, a cached build and boot" {
+	make_series one linux-source "a.c:int a;:fixture: add a"
+	make_run
+	[ "$status" -eq 0 ]
+	[ "$(awk -F'\t' '$2 == 1 && ($5 == "signoff" || $5 == "build" || $5 == "boot") { print $5 "=" $11 }' "$WORKDIR/report/results.tsv" | sort | xargs)" = "boot=0 build=0 signoff=0" ]
+	make_run
+	[ "$status" -eq 0 ]
+	[ "$(awk -F'\t' '$2 == 1 && ($5 == "signoff" || $5 == "build" || $5 == "boot") { print $5 "=" $11 }' "$WORKDIR/report/results.tsv" | sort | xargs)" = "boot=1 build=1 signoff=1" ]
+	grep -q '"cached": true' "$WORKDIR/report/results.json"
 }

@@ -218,8 +218,8 @@ applied_fixture() {
 	[ "$status" -eq 0 ]
 	run ws build.sh series
 	[ "$status" -eq 0 ]
-	head -n1 "$WORKDIR/report/results.tsv" | grep -q $'\tlog\tarch$'
-	grep -qx $'one\t1\tx\tadd a\tcheckpatch\twarn\t1\tkept\t/old/c\t' "$WORKDIR/report/results.tsv"
+	head -n1 "$WORKDIR/report/results.tsv" | grep -q $'\tlog\tarch\tcached$'
+	grep -qx $'one\t1\tx\tadd a\tcheckpatch\twarn\t1\tkept\t/old/c\t\t0' "$WORKDIR/report/results.tsv"
 	[ "$(awk -F'\t' '$2 == 0 && $5 == "build"' "$WORKDIR/report/results.tsv" | wc -l)" -eq 1 ]
 	awk -F'\t' '$2 == 0 && $5 == "build" { exit !($10 == "x86_64" && $9 != "/old/log") }' "$WORKDIR/report/results.tsv"
 	[ ! -e "$WORKDIR/report/results.tsv.old" ]
@@ -236,7 +236,7 @@ applied_fixture() {
 	[[ $output == *"has no log column yet"* ]]
 	[[ $output != *"damaged"* ]]
 	[ -f "$WORKDIR/report/results.tsv.old" ]
-	head -n1 "$WORKDIR/report/results.tsv" | grep -q $'\tlog\tarch$'
+	head -n1 "$WORKDIR/report/results.tsv" | grep -q $'\tlog\tarch\tcached$'
 	run ws matrix.sh
 	[ "$status" -eq 0 ]
 }

@@ -919,7 +919,7 @@ boot_fixture() {
 	run env NO_DEPS=1 DEBUG=0 CHECKS=checkpatch bash "$WS/scripts/all.sh"
 	# The fixture tree has no checkpatch.pl: that check fails, the rest pass.
 	[[ $output == *"== one =="* ]]
-	head -n1 "$WORKDIR/report/results.tsv" | grep -qx $'series\tindex\tcommit\tsubject\tstage\tstatus\tseconds\tdetail\tlog\tarch'
+	head -n1 "$WORKDIR/report/results.tsv" | grep -qx $'series\tindex\tcommit\tsubject\tstage\tstatus\tseconds\tdetail\tlog\tarch\tcached'
 	# Every build and boot cell names its evidence, and it is there.
 	local log
 	while IFS= read -r log; do

@@ -67,9 +67,22 @@ def test_an_older_results_tsv_is_imported_once(tmp_path):
         "one\t1\tx\tadd a\tbuild\tpass\t1\tok\t/l\n")
     assert run("import", tmp_path).returncode == 0
     assert (tmp_path / "cells" / "one" / "1" / "build@x86_64").read_text() == \
-        "one\t1\tx\tadd a\tbuild\tpass\t1\tok\t/l\tx86_64\n"
+        "one\t1\tx\tadd a\tbuild\tpass\t1\tok\t/l\tx86_64\t0\n"
     (tmp_path / "results.tsv").write_text("not read again\n")
     assert run("import", tmp_path).returncode == 0
+
+
+def test_a_row_without_the_cached_column_is_cached_where_its_detail_said_so():
+    old = "one\t1\tx\tadd a\tboot\tpass\t0\tpass: 3 passed (cached)\t/b\tx86_64"
+    assert cells.Cell.parse(old).cached
+    assert not cells.Cell.parse(old.replace(" (cached)", "")).cached
+    assert cells.Cell.parse(old + "\t1").row() == old + "\t1"
+    try:
+        cells.Cell.parse(old + "\tyes")
+    except cells.Damaged as e:
+        assert str(e) == 'cached "yes" is not 0 or 1'
+    else:
+        raise AssertionError("a cached column of yes was taken")
 
 
 def test_usage_and_a_plan_without_commits_fail():
