@@ -19,12 +19,18 @@ SERIES_DIR=${SERIES_DIR:-$WS_ROOT/series}
 unset $({ git rev-parse --local-env-vars 2>/dev/null ||
 	echo GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE GIT_OBJECT_DIRECTORY GIT_ALTERNATE_OBJECT_DIRECTORIES GIT_COMMON_DIR; } |
 	tr ' ' '\n' | grep -v '^GIT_CONFIG')
-case $WORKDIR in
-*[[:space:]]*)
+# A WORKDIR with whitespace is refused for any work (kbuild cannot build
+# there); make clean and distclean may still tidy one an older workspace
+# made.
+case ${0##*/}:$WORKDIR in
+clean.sh:* | distclean.sh:*) ;;
+*:*[[:space:]]*)
 	printf "error: WORKDIR must not contain a space, a tab or a newline (got '%s'): the kernel's build cannot use such a path; pick another, such as %s\n" \
 		"$WORKDIR" "$HOME/.cache/vstatus-workspace" >&2
 	exit 1
 	;;
+esac
+case $WORKDIR in
 /*) ;;
 "") printf 'error: WORKDIR is empty; give it an absolute path\n' >&2; exit 1 ;;
 "~"*) printf "error: WORKDIR '%s' starts with a ~ the shell did not expand (it was quoted): write it as \$HOME%s\n" "$WORKDIR" "${WORKDIR#\~}" >&2; exit 1 ;;
