@@ -229,11 +229,31 @@ remote_cache_ready() {
 	hostport=${url#redis://}
 	hostport=${hostport##*@}
 	hostport=${hostport%%/*}
-	host=${hostport%:*}
 	port=6379
-	[[ $hostport != *:* ]] || port=${hostport##*:}
-	tcp_answers "$host" "$port" && return 0
-	printf 'error: CCACHE_REMOTE: nothing answers at %s:%s, the Redis server it names\n' "$host" "$port" >&2
-	printf '  start the shared Redis server there (Debian: redis-server, listening beyond 127.0.0.1; README, "Scaling out"), or leave CCACHE_REMOTE empty\n' >&2
+	if [[ $hostport == \[* ]]; then
+		# An IPv6 address, in brackets: [::1]:6379.
+		host=${hostport%%]*}
+		host=${host#[}
+		[[ ${hostport#*]} != :* ]] || port=${hostport#*]:}
+	else
+		host=${hostport%:*}
+		[[ $hostport != *:* ]] || port=${hostport##*:}
+	fi
+	if ! tcp_answers "$host" "$port"; then
+		printf 'error: CCACHE_REMOTE: nothing answers at %s port %s, the Redis server it names\n' "$host" "$port" >&2
+		printf '  start the shared Redis server there (Debian: redis-server, listening beyond 127.0.0.1; README, "Scaling out"), or leave CCACHE_REMOTE empty\n' >&2
+		return 1
+	fi
+	redis_answers "$host" "$port" && return 0
+	printf 'error: CCACHE_REMOTE: %s port %s answers, but not as a Redis server (no reply to PING)\n' "$host" "$port" >&2
 	return 1
+}
+
+# redis_answers HOST PORT: a Redis server is there: PING gets +PONG, or an
+# error that only a Redis server gives (-NOAUTH, -ERR ..., a server that
+# wants a password or is loading).
+redis_answers() {
+	# shellcheck disable=SC2016 # $1 and $2 are the inner shell's
+	timeout 5 bash -c 'exec 3<>"/dev/tcp/$1/$2" && printf "PING\r\n" >&3 && IFS= read -r line <&3 &&
+		[[ $line == "+PONG"* || $line == -NOAUTH* || $line == -ERR* || $line == -LOADING* ]]' sh "$1" "$2" 2>/dev/null
 }

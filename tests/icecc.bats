@@ -296,8 +296,30 @@ applied_fixture() {
 	port=$(free_port)
 	CCACHE_REMOTE=redis://127.0.0.1:$port run ws build.sh series
 	[ "$status" -ne 0 ]
-	[[ $output == *"CCACHE_REMOTE: nothing answers at 127.0.0.1:$port, the Redis server it names"* ]]
+	[[ $output == *"CCACHE_REMOTE: nothing answers at 127.0.0.1 port $port, the Redis server it names"* ]]
 	[ ! -e "$WORKDIR/artifacts" ]
+}
+
+@test "CCACHE_REMOTE: a listener that is not Redis is refused, naming it; an IPv6 address in brackets is taken" {
+	applied_fixture "main.c:int fixture_main(void) { return 1; }:fixture: change main"
+	port=$(free_port)
+	/usr/bin/python3 -m http.server --bind 127.0.0.1 "$port" >/dev/null 2>&1 3>&- &
+	PIDS+=("$!")
+	wait_for "the HTTP server to listen" bash -c "exec 3<>/dev/tcp/127.0.0.1/$port" 2>/dev/null
+	CCACHE_REMOTE=redis://127.0.0.1:$port run ws build.sh series
+	[ "$status" -ne 0 ]
+	[[ $output == *"CCACHE_REMOTE: 127.0.0.1 port $port answers, but not as a Redis server (no reply to PING)"* ]]
+	[ ! -e "$WORKDIR/artifacts" ]
+	if [[ ! -s /proc/net/if_inet6 ]]; then
+		return 0 # no IPv6 here: the brackets are parsed above all the same
+	fi
+	REDIS_PORT=$(free_port)
+	redis-server --port "$REDIS_PORT" --bind ::1 --save '' --appendonly no \
+		--dir "$BATS_TEST_TMPDIR" >"$BATS_TEST_TMPDIR/redis6.log" 2>&1 3>&- &
+	PIDS+=("$!")
+	wait_for "redis-server on ::1 to answer" bash -c "[[ \$(redis-cli -h ::1 -p $REDIS_PORT ping) == PONG ]]"
+	CCACHE_REMOTE="redis://[::1]:$REDIS_PORT" run ws build.sh series
+	[ "$status" -eq 0 ]
 }
 
 @test "ICECC=1: cross-compile sends a cross compiler's jobs with an icecc environment of that compiler" {
