@@ -268,10 +268,11 @@ build_commit() {
 	if ((rc == 0)) && [[ -n $BA_ARCH32 ]]; then
 		install_headers32 "$tmp" || rc=$?
 	fi
-	# A make that succeeded without a kernel image (an empty or missing
-	# $IMAGE) built nothing that boots.
-	if ((rc == 0)) && [[ ! -s $OUT/$IMAGE ]]; then
-		echo "error: make $BUILD_TARGET succeeded, but $IMAGE is empty or missing" >>"$tmp/build.log"
+	# A make that succeeded with an empty kernel image built nothing that
+	# boots.  (A missing one is the workspace's own error: store_kernel
+	# stores nothing.)
+	if ((rc == 0)) && [[ -e $OUT/$IMAGE && ! -s $OUT/$IMAGE ]]; then
+		echo "error: make $BUILD_TARGET succeeded, but $IMAGE is empty" >>"$tmp/build.log"
 		rc=1
 	fi
 	if ((rc == 0)); then
