@@ -219,3 +219,35 @@ other_repo() {
 	[[ $output != *"does not apply"* ]]
 	[[ $(results_row one 1 apply) == "fail 0001-fixture-add-a.patch applies, but git am failed: fatal: unable to write new index file"* ]]
 }
+
+# edit_in WORKDIR TEXT: branch one of that workspace's tree, amended.
+edit_in() {
+	git -C "$1/linux" checkout -q one
+	echo "$2" >"$1/linux/a.c"
+	git -C "$1/linux" commit -qa --amend --no-edit
+	git -C "$1/linux" checkout -q --detach
+}
+
+@test "two WORKDIRs exporting the same series at once: one writes, the other is told series/ changed" {
+	make_series one linux-source "a.c:int a;:fixture: add a"
+	local w1=$WORKDIR w2=$BATS_TEST_TMPDIR/work2 round
+	WORKDIR=$w2 ws import.sh >/dev/null
+	for round in 1 2 3; do
+		WORKDIR=$w1 FORCE=1 ws apply.sh >/dev/null 2>&1
+		WORKDIR=$w2 FORCE=1 ws apply.sh >/dev/null 2>&1
+		edit_in "$w1" "int one_$round;"
+		edit_in "$w2" "int two_$round;"
+		WORKDIR=$w1 ws export.sh >"$BATS_TEST_TMPDIR/out1" 2>&1 &
+		local p1=$!
+		WORKDIR=$w2 ws export.sh >"$BATS_TEST_TMPDIR/out2" 2>&1 &
+		local p2=$! rc1=0 rc2=0
+		wait "$p1" || rc1=$?
+		wait "$p2" || rc2=$?
+		cat "$BATS_TEST_TMPDIR/out1" "$BATS_TEST_TMPDIR/out2"
+		# Exactly one wrote; the other refused, naming the hand edit.
+		[ $((rc1 == 0)) -ne $((rc2 == 0)) ]
+		grep -q "was changed by hand since it was last applied or exported" "$BATS_TEST_TMPDIR/out$((rc1 == 0 ? 2 : 1))"
+		grep -q "int $( ((rc1 == 0)) && echo one || echo two)_$round;" "$SERIES_DIR"/one/0001-*.patch
+		[ -z "$(find "$SERIES_DIR" -maxdepth 1 -name '.one.*')" ]
+	done
+}
