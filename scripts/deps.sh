@@ -69,12 +69,21 @@ main() {
 	export DEBIAN_FRONTEND=noninteractive
 	$sudo apt-get update -qq || die "apt-get update failed"
 	local p
+	local -a installable=()
 	for p in "${missing[@]}"; do
-		apt-cache show "$p" >/dev/null 2>&1 ||
-			die "package $p is not available from the configured apt sources${p/linux-source-*/ (is the version right: KVER=$KVER, or a base file under series/? try: apt-cache search linux-source)}"
+		if apt-cache show "$p" >/dev/null 2>&1; then
+			installable+=("$p")
+		elif [[ $p == linux-source-* && $p != "linux-source-$KVER" ]]; then
+			# A base only some series name: those fail to apply, naming
+			# it; the others go on.
+			warn "package $p is not available from the configured apt sources: series $(version_users "${p#linux-source-}") (their base file) cannot be applied; the others go on (try: apt-cache search linux-source)"
+		else
+			die "package $p is not available from the configured apt sources${p/linux-source-*/ (is the version right: KVER=$KVER? try: apt-cache search linux-source)}"
+		fi
 	done
-	$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" ||
-		die "apt-get install failed for: ${missing[*]}"
+	((${#installable[@]})) || return 0
+	$sudo apt-get install -y -qq --no-install-recommends "${installable[@]}" ||
+		die "apt-get install failed for: ${installable[*]}"
 }
 
 main "$@"

@@ -202,13 +202,21 @@ main() {
 	local -a versions
 	check_disk
 	capture versions base_versions
+	local -a present=()
 	for v in "${versions[@]}"; do
-		[[ -f $(tarball_of "$v") ]] ||
+		if [[ -f $(tarball_of "$v") ]]; then
+			present+=("$v")
+		elif [[ $v == "$KVER" ]]; then
 			die "missing tarball $(tarball_of "$v"): install linux-source-$v ('make deps')"
+		else
+			# Only the series on that base are held up: they fail to
+			# apply, naming it; the others go on.
+			warn "missing tarball $(tarball_of "$v"), the base of $(version_users "$v"): install linux-source-$v ('make deps'); the other series go on without it"
+		fi
 	done
 	take_lock
 	init_tree
-	for v in "${versions[@]}"; do
+	for v in "${present[@]}"; do
 		import_version "$v"
 	done
 	checkout_base_if_unborn

@@ -486,6 +486,19 @@ base_versions() {
 	done | grep -vxF "$KVER" | LC_ALL=C sort -uV || true
 }
 
+# version_users VERSION: the series whose base file names linux-source
+# VERSION (linux-source itself for KVER), comma-separated, for messages.
+version_users() {
+	local s b
+	local -a names users=()
+	capture names series_names
+	for s in "${names[@]}"; do
+		b=$(series_base "$s") || exit 1
+		if is_distro_base "$b" && [[ $(distro_version "$b") == "$1" ]]; then users+=("$s"); fi
+	done
+	(IFS=,; echo "${users[*]}")
+}
+
 # check_series NAME: die with the list of known series when NAME is not one
 # of them (or when series/ itself is broken, with why).
 check_series() {

@@ -210,3 +210,15 @@ cells_of() {
 	[ "$(awk -F'\t' '$2 == 1 && ($5 == "signoff" || $5 == "build" || $5 == "boot") { print $5 "=" $11 }' "$WORKDIR/report/results.tsv" | sort | xargs)" = "boot=1 build=1 signoff=1" ]
 	grep -q '"cached": true' "$WORKDIR/report/results.json"
 }
+
+@test "a series on a base that is not installed fails its apply cell, naming it; the other series are built and booted" {
+	make_series one linux-source "a.c:int a;:fixture: add a"
+	make_series two linux-source "b.c:int b;:fixture: add b"
+	echo linux-source-9.11 >"$SERIES_DIR/one/base"
+	export TARBALL_DIR=$BATS_TEST_TMPDIR/nowhere
+	make_run
+	[ "$status" -ne 0 ]
+	[[ $output == *"missing tarball $TARBALL_DIR/linux-source-9.11.tar.xz, the base of one"* ]]
+	[[ $(results_row one 0 apply) == "fail series/one/base names linux-source-9.11, which is not imported"* ]]
+	[[ $(results_row two 1 boot) == pass* ]]
+}
