@@ -185,6 +185,9 @@ main() {
 	mkdir -p "$REPORT"
 	rm -f "$REPORT/bench-raw.tsv"
 	cells reset || die "could not clear the cells of the last run in $REPORT"
+	# Every stage stores its cells; results.tsv is written from them once,
+	# at the end (scripts/cells.py export), not again at every cell.
+	export WS_TABLE_AT_END=1
 	[[ ${NO_DEPS:-0} == 1 ]] || step deps.sh
 	step import.sh
 	# ICECC=1 and CCACHE_REMOTE are checked once, after deps installed
@@ -226,6 +229,7 @@ main() {
 	wait_lane
 	wait_session "$CHECKS_PID" checks "the checks"
 	CHECKS_PID=""
+	cells export || warn "could not write $RESULTS from the cells of $REPORT (make matrix writes it again)"
 	bench_record make $(($(now) - t0)) "$state" || warn "could not record this run in $REPORT/bench-runs.tsv"
 	"$WS_ROOT/scripts/bench.sh" --quiet || true
 	"$WS_ROOT/scripts/matrix.sh"

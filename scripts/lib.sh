@@ -289,51 +289,50 @@ record() {
 	subject=${subject//[[:cntrl:]]/ }
 	detail=${detail//[[:cntrl:]]/ }
 	log=${log//[[:cntrl:]]/ }
-	local store dir file tmp
-	store=$(cell_store)
+	local store=${RESULTS%/*}/cells dir file tmp
 	if [[ ! -d $store ]]; then
 		cells import || die "could not read the results of an older workspace ($RESULTS) into $store"
 	fi
 	dir=$store/$series/$index
 	file=$dir/$stage${arch:+@$arch}
 	tmp=$dir/.${file##*/}.tmp.$BASHPID
-	if ! { mkdir -p "$dir" &&
+	if ! { { [[ -d $dir ]] || mkdir -p "$dir"; } &&
 		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$series" "$index" "$commit" \
 			"$subject" "$stage" "$status" "$secs" "$detail" "$log" "$arch" "$cached" >"$tmp" &&
 		mv -f "$tmp" "$file"; }; then
 		rm -f "$tmp"
 		die "could not store the $stage cell of $series [$index] ($status) in $file (is the disk full?); the cells stored before it are kept"
 	fi
-	results_view
+	# make (all.sh) writes the table once, at its end.
+	[[ ${WS_TABLE_AT_END:-0} == 1 ]] || results_view
 }
 
 # results_view: $RESULTS rewritten from the store (the decided cells; the
 # matrix adds the planned ones no stage decided), for whoever reads it
-# during a run.  Beside its name, then renamed: never half a table.  A
-# view that cannot be written (a full disk) is named; the store keeps the
-# cells, and make matrix writes it again.
+# during a run.  Beside its name, then renamed: never half a table.  Two
+# stages writing it at once may leave out the other's newest cell until
+# the next record; make matrix writes it whole from the store.  A view
+# that cannot be written (a full disk) is named; the store keeps the cells.
 results_view() {
-	local store tmp
-	store=$(cell_store)
-	mkdir -p "${RESULTS%/*}" || return 1
-	(
-		flock 8
-		tmp=$RESULTS.new.$BASHPID
-		if { printf '%s\n' "$RESULTS_HEADER" &&
-			find "$store" -type f ! -name '.*' ! -name '*.damaged' -print0 | LC_ALL=C sort -z | xargs -0r cat; } >"$tmp" &&
-			mv -f "$tmp" "$RESULTS"; then
-			exit 0
-		fi
-		rm -f "$tmp"
-		warn "could not write $RESULTS (is the disk full?); its cells are kept in $store, and make matrix writes it again"
-	) 8>"${RESULTS%/*}/.results.lock"
+	local tmp=$RESULTS.new.$BASHPID f
+	local -a files=()
+	# Every cell file (a .tmp one starts with a dot, which * leaves out).
+	for f in "${RESULTS%/*}"/cells/*/*/*; do
+		[[ ! -f $f || $f == *.damaged ]] || files+=("$f")
+	done
+	if { printf '%s\n' "$RESULTS_HEADER" && { ((${#files[@]} == 0)) || cat -- "${files[@]}"; }; } >"$tmp" &&
+		mv -f "$tmp" "$RESULTS"; then
+		return 0
+	fi
+	rm -f "$tmp"
+	warn "could not write $RESULTS (is the disk full?); its cells are kept in ${RESULTS%/*}/cells, and make matrix writes it again"
 }
 
 # clear_cells SERIES INDEX STAGE: forget the cells of one stage of one
 # commit (all its architectures), before the stage records them again.
 clear_cells() {
 	local dir
-	dir=$(cell_store)/$1/$2
+	dir=${RESULTS%/*}/cells/$1/$2
 	[[ -d $dir ]] || return 0
 	rm -f "$dir/$3" "$dir/$3"@* || return 1
 	results_view

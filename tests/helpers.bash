@@ -21,7 +21,7 @@ setup_workspace() {
 	: >"$GIT_CONFIG_GLOBAL"
 	export GIT_AUTHOR_NAME="Ada Author" GIT_AUTHOR_EMAIL="ada@example.org"
 	export GIT_COMMITTER_NAME="Ada Author" GIT_COMMITTER_EMAIL="ada@example.org"
-	unset SERIES CHECKS FORCE WS_LOCK_HELD WS_START
+	unset SERIES CHECKS FORCE WS_LOCK_HELD WS_START WS_TABLE_AT_END
 	# Nor does a repository of whoever runs the tests (a hook's GIT_DIR or
 	# GIT_INDEX_FILE): git's repository variables.
 	unset GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE GIT_OBJECT_DIRECTORY GIT_ALTERNATE_OBJECT_DIRECTORIES \
