@@ -8,9 +8,7 @@ load helpers
 bats_require_minimum_version 1.5.0
 
 setup() {
-	setup_workspace
-	run ws import.sh
-	[ "$status" -eq 0 ]
+	imported_workspace
 }
 
 # make_run: the whole run on the fixture, as make runs it, with one check

@@ -35,6 +35,12 @@ setup_workspace() {
 	make_tarball ok
 }
 
+# imported_workspace: setup_workspace, with the fixture kernel imported.
+imported_workspace() {
+	setup_workspace
+	ws import.sh >/dev/null
+}
+
 # make_tarball BEHAVIOUR: the fixture kernel as linux-source-9.9.tar.xz.
 make_tarball() {
 	local stage=$BATS_TEST_TMPDIR/tarball

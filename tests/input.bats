@@ -9,9 +9,7 @@ load helpers
 bats_require_minimum_version 1.5.0
 
 setup() {
-	setup_workspace
-	run ws import.sh
-	[ "$status" -eq 0 ]
+	imported_workspace
 }
 
 # other_repo: a repository with a staged file, as a pre-commit hook sees it.
@@ -21,6 +19,14 @@ other_repo() {
 	echo staged >"$OTHER/file"
 	git -C "$OTHER" add file
 	cp "$OTHER/.git/index" "$BATS_TEST_TMPDIR/index.before"
+}
+
+# edit_in WORKDIR TEXT: branch one of that workspace's tree, amended.
+edit_in() {
+	git -C "$1/linux" checkout -q one
+	echo "$2" >"$1/linux/a.c"
+	git -C "$1/linux" commit -qa --amend --no-edit
+	git -C "$1/linux" checkout -q --detach
 }
 
 @test "a hook's GIT_INDEX_FILE and GIT_DIR reach no git command of the workspace" {
@@ -133,10 +139,7 @@ other_repo() {
 	run ws export.sh
 	[ "$status" -eq 0 ]
 	[ "$(cat "$SERIES_DIR/one/0099-wip.patch")" = "work in progress" ]
-	tree checkout -q one
-	echo "int edited;" >"$WORKDIR/linux/a.c"
-	tree commit -qa --amend --no-edit
-	tree checkout -q --detach
+	edit_in "$WORKDIR" "int edited;"
 	run ws export.sh
 	[ "$status" -eq 0 ]
 	[[ $output == *"1 of them new or changed"* ]]
@@ -149,10 +152,7 @@ other_repo() {
 	mv "$SERIES_DIR/one" "$BATS_TEST_TMPDIR/one-elsewhere"
 	ln -s "$BATS_TEST_TMPDIR/one-elsewhere" "$SERIES_DIR/one"
 	ws apply.sh
-	tree checkout -q one
-	echo "int edited;" >"$WORKDIR/linux/a.c"
-	tree commit -qa --amend --no-edit
-	tree checkout -q --detach
+	edit_in "$WORKDIR" "int edited;"
 	run ws export.sh
 	[ "$status" -eq 0 ]
 	[ -L "$SERIES_DIR/one" ]
@@ -166,10 +166,7 @@ other_repo() {
 	local before_ref before_cfg
 	before_ref=$(tree rev-parse refs/workspace/applied/one)
 	before_cfg=$(tree config workspace.one.applied)
-	tree checkout -q one
-	echo "int edited;" >"$WORKDIR/linux/a.c"
-	tree commit -qa --amend --no-edit
-	tree checkout -q --detach
+	edit_in "$WORKDIR" "int edited;"
 	ws export.sh
 	# As if SIGKILL came after the swap: series/one/ is new, the record old.
 	tree update-ref refs/workspace/applied/one "$before_ref"
@@ -220,13 +217,6 @@ other_repo() {
 	[[ $(results_row one 1 apply) == "fail 0001-fixture-add-a.patch applies, but git am failed: fatal: unable to write new index file"* ]]
 }
 
-# edit_in WORKDIR TEXT: branch one of that workspace's tree, amended.
-edit_in() {
-	git -C "$1/linux" checkout -q one
-	echo "$2" >"$1/linux/a.c"
-	git -C "$1/linux" commit -qa --amend --no-edit
-	git -C "$1/linux" checkout -q --detach
-}
 
 @test "two WORKDIRs exporting the same series at once: one writes, the other is told series/ changed" {
 	make_series one linux-source "a.c:int a;:fixture: add a"
