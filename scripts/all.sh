@@ -206,8 +206,10 @@ main() {
 	trap stop_beside EXIT
 	[[ ${CHECKS_BESIDE:-1} == 0 ]] || start_checks "${applied[@]}"
 	start_lane
+	local k=0
 	for s in "${applied[@]}"; do
-		progress series "=== $s ==="
+		k=$((k + 1))
+		progress series "=== series $k of ${#applied[@]}: $s ($(($(series_commits "$s" | wc -l) - 1)) commits) ==="
 		[[ ${CHECKS_BESIDE:-1} != 0 ]] || SERIES=$s step check.sh || true
 		SERIES=$s step build.sh series || true
 		boot_step "SERIES=$s" boot.sh series

@@ -13,7 +13,8 @@
         total seconds.  Then, for a series with cross-compile cells, the
         architectures (in the order of ARCHES, scripts/arches, then any
         other) by commit; then every failure, untested cell and warning
-        with its detail and log; then the count of untested cells (the
+        with its detail and log (the same one of several commits of a
+        series once, naming the commits); then the count of untested cells (the
         work ran and verified nothing), if any, and of failing cells (a
         planned cell that no stage decided is one: MISSING).  Exits 1
         when a cell failed, 2 on a usage error or a file it cannot read.
@@ -131,11 +132,38 @@ class Matrix:
         if st in ("fail", "warn", "untested"):
             d = detail if detail.startswith(st + ":") else f"{st}: {detail}"
             where = f"{stage} {arch}" if stage == "cross" and arch else stage
-            self.notes.append((f"{series} {index} {commit[:12]} {where}: {d}", log))
+            self.notes.append((series, index, commit[:12], f"{where}: {d}", log))
 
     def rows(self, series):
         """The (series, index) keys of SERIES, in index order."""
         return sorted((k for k in self.order if k[0] == series), key=lambda k: number(k[1]))
+
+
+def index_ranges(indexes):
+    """1, 2, 3, 5 as "1-3,5"."""
+    nums = sorted({int(number(i)) for i in indexes})
+    spans, start = [], nums[0]
+    for prev, cur in zip(nums, nums[1:] + [None]):
+        if cur != prev + 1:
+            spans.append(f"{start}" if start == prev else f"{start}-{prev}")
+            start = cur
+    return ",".join(spans)
+
+
+def grouped_notes(notes):
+    """The notes, one line for each (series, what was said) in the order
+    they came: the same warning of every commit of a series (the sender's
+    address, say) is one line naming the commits, with the first log."""
+    groups = {}
+    for series, index, commit, said, log in notes:
+        groups.setdefault((series, said), []).append((index, commit, log))
+    for (series, said), cells in groups.items():
+        index, commit, log = cells[0]
+        if len(cells) == 1:
+            yield f"{series} {index} {commit} {said}", log
+        else:
+            more = f" (and {len(cells) - 1} more, one per commit)" if log else ""
+            yield f"{series} {index_ranges(c[0] for c in cells)} ({len(cells)} commits) {said}", log + more
 
 
 def render(m, stages, archs, md):
@@ -181,7 +209,7 @@ def render(m, stages, archs, md):
                 out.append(f"{int(idx):<3}" + "".join(f" {c:<7}" for c in cells) + "\n")
     if m.notes:
         out.append("\n### Failures and warnings\n\n" if md else "\nfailures and warnings:\n")
-        for note, log in m.notes:
+        for note, log in grouped_notes(m.notes):
             out.append(f"- {note}\n" if md else f"  {note}\n")
             if log:
                 out.append(f"  (log: `{log}`)\n" if md else f"      log: {log}\n")

@@ -27,6 +27,8 @@ cells_of() {
 	make_series one linux-source "a.c:int a;:fixture: add a" "b.c:int b;:fixture: add b"
 	make_run
 	[ "$status" -eq 0 ]
+	# Progress names the series, k of n, and its commits.
+	[[ $output == *"series     === series 1 of 1: one (2 commits) ==="* ]]
 	run ! grep -q 'missing' "$WORKDIR/report/results.tsv"
 	# The plan: apply, build and boot of the base and both commits, the
 	# check and the cross-compile of the commits, arm64 at base and head.

@@ -53,3 +53,16 @@ def test_usage_and_a_missing_file_exit_2():
     res = run(FIX / "nonexistent.tsv", FIX / "arches", "text")
     assert res.returncode == 2
     assert b"nonexistent.tsv" in res.stderr
+
+
+def test_the_same_warning_of_several_commits_is_one_line_naming_them(tmp_path):
+    head = "series\tindex\tcommit\tsubject\tstage\tstatus\tseconds\tdetail\tlog\tarch\n"
+    rows = "".join(f"one\t{i}\t{c * 16}\ts{i}\tsignoff\twarn\t0\tthe sender's address\t/l/{i}\t\n"
+                   for i, c in ((1, "a"), (2, "b"), (3, "c"), (5, "e")))
+    rows += "one\t4\t" + "d" * 16 + "\ts4\tsignoff\twarn\t0\tanother\t/l/4\t\n"
+    (tmp_path / "results.tsv").write_text(head + rows)
+    res = run(tmp_path / "results.tsv", FIX / "arches", "text")
+    text = res.stdout.decode()
+    assert ("  one 1-3,5 (4 commits) signoff: warn: the sender's address\n"
+            "      log: /l/1 (and 3 more, one per commit)\n") in text
+    assert "  one 4 dddddddddddd signoff: warn: another\n      log: /l/4\n" in text
