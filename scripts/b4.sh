@@ -216,10 +216,11 @@ replay_commit() {
 # which ensure_applied has made the same patches.
 # cover_with_note NAME: the path of series NAME's cover letter as it goes
 # out: series/NAME/cover-letter itself, or, with a COVER_NOTE (send.sh's
-# accepted cells), a copy under $WORKDIR with the note before its closing
-# To:/Cc: lines.  The user's file is never changed.
+# accepted cells), a copy in $LOGS (not in b4's worktree, which must stay
+# clean) with the note before its closing To:/Cc: lines.  The user's file
+# is never changed.
 cover_with_note() {
-	local src=$SERIES_DIR/$1/cover-letter dst=$WORKDIR/b4/cover-letter.$1
+	local src=$SERIES_DIR/$1/cover-letter dst=$LOGS/cover-letter.$1
 	if [[ -z ${COVER_NOTE:-} ]]; then
 		echo "$src"
 		return 0
@@ -252,7 +253,7 @@ build_prep_branch() {
 	id=$(change_id "$name")
 	prepare_prep_worktree
 	read -ra prefix_list <<<"$(prefixes)"
-	coverfile=$(cover_with_note "$name") || die "could not write the cover letter of $name with its note under $WORKDIR/b4"
+	coverfile=$(cover_with_note "$name") || die "could not write the cover letter of $name with its note in $LOGS"
 	cover=$(b4mail prep-cover "$coverfile" "$rev" "$id" "$(base_ref "$name")" \
 		"${prefix_list[@]}" | git_tree commit-tree "$base^{tree}" -p "$base")
 	c=$cover
