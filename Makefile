@@ -34,10 +34,9 @@ export WS_ROOT := $(CURDIR)
 # ones exported in the user's shell for other work must not reach them.
 unexport ARCH CROSS_COMPILE
 # Nor do git's repository variables (a pre-commit hook that runs make sets
-# GIT_INDEX_FILE and GIT_DIR): every git command here is the workspace's own.
-unexport GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE GIT_OBJECT_DIRECTORY GIT_ALTERNATE_OBJECT_DIRECTORIES \
-	GIT_COMMON_DIR GIT_NAMESPACE GIT_PREFIX GIT_INTERNAL_SUPER_PREFIX GIT_SHALLOW_FILE GIT_GRAFT_FILE \
-	GIT_REPLACE_REF_BASE GIT_IMPLICIT_WORK_TREE GIT_NO_REPLACE_OBJECTS GIT_QUARANTINE_PATH
+# GIT_INDEX_FILE and GIT_DIR): git's own list of them, less its GIT_CONFIG*
+# ones (configuration, not a repository), as scripts/lib.sh clears them.
+unexport $(filter-out GIT_CONFIG%,$(shell git rev-parse --local-env-vars 2>/dev/null))
 
 S := $(CURDIR)/scripts
 

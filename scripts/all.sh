@@ -164,15 +164,13 @@ apply_series() {
 	return 1
 }
 
-# plan_series NAME: the cells the run owes series NAME (scripts/cells.py
-# plan): for each commit the apply cell, the checks (not of the base), the
-# x86_64 build and boot, the cross-compile (of the commits), and the debug
-# boot of the head (DEBUG=1) and the arm64 build and boot of base and head.
+# plan_series NAME CHECKS: the cells the run owes series NAME
+# (scripts/cells.py plan): for each commit the apply cell, the CHECKS
+# (comma-separated; not of the base), the x86_64 build and boot, the
+# cross-compile (of the commits), and the debug boot of the head (DEBUG=1)
+# and the arm64 build and boot of base and head.
 plan_series() {
-	local checks
-	checks=$("$WS_ROOT/scripts/check.sh" list | paste -sd,) ||
-		die "could not list the checks (CHECKS=${CHECKS:-})"
-	series_commits "$1" | cells plan "$1" "$checks" "${DEBUG:-1}" 1 ||
+	series_commits "$1" | cells plan "$1" "$2" "${DEBUG:-1}" 1 ||
 		die "could not write the plan of $1 in $REPORT/plan"
 }
 
@@ -199,8 +197,11 @@ main() {
 	for s in "${series[@]}"; do
 		apply_series "$s" && applied+=("$s")
 	done
+	local checks
+	checks=$("$WS_ROOT/scripts/check.sh" list | paste -sd,) ||
+		die "could not list the checks (CHECKS=${CHECKS:-})"
 	for s in "${applied[@]}"; do
-		plan_series "$s"
+		plan_series "$s" "$checks"
 	done
 	((${#applied[@]})) || progress series "no series applied: nothing to build"
 	trap stop_beside EXIT

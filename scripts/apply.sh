@@ -166,12 +166,12 @@ apply_one() {
 				record_failed_apply "$name" "$i" "$why"
 				printf 'error: series/%s/%s applies, but git am could not write it (is the disk full?): %s; branch %s is unchanged\n' \
 					"$name" "$p" "${why#*git am failed: }" "$name" >&2
-				return 1
+				return 2
 			fi
 			record_failed_apply "$name" "$i" "$why"
 			printf 'error: branch %s is unchanged; fix series/%s/%s and run make apply again\n' \
 				"$name" "$name" "$p" >&2
-			return 1
+			return 2
 		fi
 	done
 	local head
@@ -204,15 +204,16 @@ refuse() {
 }
 
 # apply_or_refuse NAME: apply_one, in a subshell of its own (its errors
-# exit it); when it fails without having recorded why (a missing patch, an
-# empty series, edits not exported, a branch that could not move), its
-# last error line becomes the series' failing apply cell.
+# exit it).  Status 2 is a patch that did not apply, whose cells apply_one
+# recorded; any other failure (a missing patch, an empty series, edits not
+# exported, a branch that could not move) has its first error line made
+# the series' failing apply cell.
 apply_or_refuse() {
 	local name=$1 log=$LOGS/apply-$1.err rc=0 why
 	(apply_one "$name") 2>"$log" || rc=$?
 	cat "$log" >&2
 	((rc != 0)) || return 0
-	if ! cat "$(cell_store)/$name"/*/apply 2>/dev/null | cut -f6 | grep -qx fail; then
+	if ((rc != 2)); then
 		why=$(grep -m1 '^error: ' "$log" | sed 's/^error: //')
 		refuse "$name" "${why:-apply.sh stopped (exit $rc) without saying why}" "$log"
 	fi

@@ -46,6 +46,7 @@ branch that has changed since, and is left out.
 import dataclasses
 import enum
 import os
+import shutil
 import sys
 
 FIELDS = ("series", "index", "commit", "subject", "stage", "status",
@@ -180,6 +181,12 @@ def write_atomically(path, text):
 
 def store_dir(report):
     return os.path.join(report, "cells")
+
+
+def cell_path(report, cell):
+    """Where the store keeps CELL (lib.sh's record writes the same path)."""
+    return os.path.join(store_dir(report), cell.series, str(cell.index),
+                        cell.stage + (f"@{cell.arch}" if cell.arch else ""))
 
 
 def read_store(report, encoding="utf-8"):
@@ -333,10 +340,9 @@ def import_results(report):
         os.replace(path, path + ".damaged")
         return
     for c in cells:
-        d = os.path.join(store_dir(report), c.series, str(c.index))
-        os.makedirs(d, exist_ok=True)
-        write_atomically(os.path.join(d, c.stage + (f"@{c.arch}" if c.arch else "")),
-                         c.row() + "\n")
+        path = cell_path(report, c)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        write_atomically(path, c.row() + "\n")
     os.makedirs(store_dir(report), exist_ok=True)
 
 
@@ -359,7 +365,6 @@ def gate(report, series, accept):
 
 
 def reset(report):
-    import shutil
     for d in (store_dir(report), plan_dir(report)):
         shutil.rmtree(d, ignore_errors=True)
     try:

@@ -65,13 +65,6 @@ remove_stale_temps() {
 	done
 }
 
-# listed_patches DIR: the patch names DIR/series lists, as apply reads them
-# (comments and blank lines dropped), whether or not the files exist.
-listed_patches() {
-	[[ -f $1/series ]] || return 0
-	sed -e 's/\r$//' -e 's/#.*//' -e 's/^[[:space:]]*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$1/series"
-}
-
 # patch_keys FILE...: for each patch, one line saying what it says,
 # whatever its layout: its diff (git patch-id --stable, one run for all of
 # them) and a hash of its author, date, subject (without the [PATCH n/m])
@@ -145,7 +138,7 @@ files_keys() {
 	while read -r p; do
 		[[ -f $SERIES_DIR/$name/$p ]] || return 1
 		patches+=("$SERIES_DIR/$name/$p")
-	done < <(listed_patches "$SERIES_DIR/$name")
+	done < <(series_entries "$SERIES_DIR/$name")
 	patch_keys "${patches[@]}"
 }
 
@@ -161,7 +154,7 @@ matches_last_apply() {
 	# The base may have moved since (its own series exported again): the
 	# recorded head's base is as many commits below it as there are
 	# patches.
-	n=$(listed_patches "$SERIES_DIR/$name" | wc -l)
+	n=$(series_entries "$SERIES_DIR/$name" | wc -l)
 	if git_tree rev-parse -q --verify "$head~$n^{commit}" >/dev/null &&
 		[[ $(inputs_hash "$name" "$(git_tree rev-parse "$head~$n")") == "$hash" ]]; then
 		return 0
@@ -218,12 +211,12 @@ build_series_dir() {
 	# (work in progress kept beside the series) stays.
 	while IFS= read -r f; do
 		rm -f -- "$new/$f" || return 1
-	done < <(listed_patches "$dir")
+	done < <(series_entries "$dir")
 	rm -f -- "$new/series" || return 1
 	files=()
 	while IFS= read -r f; do
 		[[ ! -f $dir/$f ]] || files+=("$dir/$f")
-	done < <(listed_patches "$dir")
+	done < <(series_entries "$dir")
 	if ((${#files[@]})); then
 		capture keys patch_keys "${files[@]}"
 		for ((i = ${#files[@]} - 1; i >= 0; i--)); do
@@ -243,7 +236,7 @@ build_series_dir() {
 		fi
 	done
 	(cd "$from" && ls -1 -- *.patch) >"$scratch/series" || return 1
-	if [[ -f $dir/series ]] && cmp -s "$scratch/series" <(listed_patches "$dir"); then
+	if [[ -f $dir/series ]] && cmp -s "$scratch/series" <(series_entries "$dir"); then
 		cp -p -- "$dir/series" "$new/series" || return 1
 	else
 		cp -- "$scratch/series" "$new/series" || return 1

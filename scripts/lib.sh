@@ -16,9 +16,7 @@ SERIES_DIR=${SERIES_DIR:-$WS_ROOT/series}
 # point every git command of the workspace at another repository: none
 # reaches anything the workspace runs.
 # shellcheck disable=SC2046 # one variable name a word
-unset $({ git rev-parse --local-env-vars 2>/dev/null ||
-	echo GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE GIT_OBJECT_DIRECTORY GIT_ALTERNATE_OBJECT_DIRECTORIES GIT_COMMON_DIR; } |
-	tr ' ' '\n' | grep -v '^GIT_CONFIG')
+unset $(git rev-parse --local-env-vars 2>/dev/null | grep -v '^GIT_CONFIG')
 # A WORKDIR with whitespace is refused for any work (kbuild cannot build
 # there); make clean and distclean may still tidy one an older workspace
 # made.
@@ -293,6 +291,7 @@ record() {
 	if [[ ! -d $store ]]; then
 		cells import || die "could not read the results of an older workspace ($RESULTS) into $store"
 	fi
+	# The path cells.py's cell_path names.
 	dir=$store/$series/$index
 	file=$dir/$stage${arch:+@$arch}
 	tmp=$dir/.${file##*/}.tmp.$BASHPID
@@ -470,32 +469,35 @@ distro_branch() {
 	if [[ $v == "$KVER" ]]; then echo "$BASE_BRANCH"; else echo "$BASE_BRANCH-$v"; fi
 }
 
+# distro_series: "NAME VERSION" of every series whose base file names a
+# distro base (VERSION is KVER's for linux-source).
+distro_series() {
+	local s b
+	local -a names
+	capture names series_names
+	for s in "${names[@]}"; do
+		b=$(series_base "$s") || exit 1
+		if is_distro_base "$b"; then echo "$s $(distro_version "$b")"; fi
+	done
+}
+
 # base_versions: the linux-source versions import.sh imports and deps.sh
 # installs: KVER's, and every version a series' base names (all series:
 # one that is not selected now may be applied later).  One a line, KVER's
 # first.
 base_versions() {
-	local s b
-	local -a names
+	local pairs
 	echo "$KVER"
-	capture names series_names
-	for s in "${names[@]}"; do
-		b=$(series_base "$s") || exit 1
-		is_distro_base "$b" && distro_version "$b"
-	done | grep -vxF "$KVER" | LC_ALL=C sort -uV || true
+	pairs=$(distro_series) || exit 1
+	awk '{ print $2 }' <<<"$pairs" | grep -vxF "$KVER" | LC_ALL=C sort -uV || true
 }
 
 # version_users VERSION: the series whose base file names linux-source
 # VERSION (linux-source itself for KVER), comma-separated, for messages.
 version_users() {
-	local s b
-	local -a names users=()
-	capture names series_names
-	for s in "${names[@]}"; do
-		b=$(series_base "$s") || exit 1
-		if is_distro_base "$b" && [[ $(distro_version "$b") == "$1" ]]; then users+=("$s"); fi
-	done
-	(IFS=,; echo "${users[*]}")
+	local pairs
+	pairs=$(distro_series) || exit 1
+	awk -v v="$1" '$2 == v { print $1 }' <<<"$pairs" | paste -sd,
 }
 
 # check_series NAME: die with the list of known series when NAME is not one
@@ -544,20 +546,26 @@ base_ref() {
 	fi
 }
 
+# series_entries DIR: the names DIR/series lists, one a line, as written:
+# comments, blank lines, surrounding blanks and CRLF line ends dropped;
+# nothing when there is no series file.
+series_entries() {
+	[[ -f $1/series ]] || return 0
+	sed -e 's/\r$//' -e 's/#.*//' -e 's/^[[:space:]]*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$1/series"
+}
+
 # patch_files NAME: the patches listed in series/NAME/series, checked.
 patch_files() {
-	local name=$1 dir=$SERIES_DIR/$1 line
+	local name=$1 dir=$SERIES_DIR/$1 line entries
 	[[ -f $dir/series ]] || die "series/$name has no 'series' file"
-	while IFS= read -r line || [[ -n $line ]]; do
-		line=${line%$'\r'}
-		line=${line%%#*}
-		line=$(echo "$line" | xargs)
-		[[ -z $line ]] && continue
+	entries=$(series_entries "$dir") || die "cannot read series/$name/series"
+	while IFS= read -r line; do
+		[[ -n $line ]] || continue
 		[[ $line != */* && $line != .* ]] ||
 			die "series/$name/series lists '$line': a patch is a file of series/$name/ itself, named without '/' or a leading '.'"
 		[[ -f $dir/$line ]] || die "series/$name/series lists '$line', which is not in series/$name/"
 		echo "$line"
-	done <"$dir/series"
+	done <<<"$entries"
 }
 
 # applied_key NAME: the tree's git config key for what the last apply or

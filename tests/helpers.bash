@@ -23,10 +23,10 @@ setup_workspace() {
 	export GIT_COMMITTER_NAME="Ada Author" GIT_COMMITTER_EMAIL="ada@example.org"
 	unset SERIES CHECKS FORCE WS_LOCK_HELD WS_START WS_TABLE_AT_END
 	# Nor does a repository of whoever runs the tests (a hook's GIT_DIR or
-	# GIT_INDEX_FILE): git's repository variables.
-	unset GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE GIT_OBJECT_DIRECTORY GIT_ALTERNATE_OBJECT_DIRECTORIES \
-		GIT_COMMON_DIR GIT_NAMESPACE GIT_PREFIX GIT_IMPLICIT_WORK_TREE GIT_GRAFT_FILE GIT_SHALLOW_FILE \
-		GIT_REPLACE_REF_BASE GIT_NO_REPLACE_OBJECTS GIT_INTERNAL_SUPER_PREFIX GIT_QUARANTINE_PATH
+	# GIT_INDEX_FILE): git's own list of its repository variables, less
+	# the GIT_CONFIG* ones (configuration), as scripts/lib.sh clears them.
+	# shellcheck disable=SC2046 # one variable name a word
+	unset $(git rev-parse --local-env-vars | grep -v '^GIT_CONFIG')
 	# make test ICECC=1 (or CCACHE_REMOTE) is for the suite's end-to-end run;
 	# the fixture tests compile here alone (tests/icecc.bats starts its own).
 	unset ICECC ICECC_SCHEDULER ICECC_JOBS ICECC_VERSION ICECC_TEST_SOCKET CCACHE_REMOTE \
