@@ -44,7 +44,8 @@ BOOTS=$WORKDIR/boots
 BOOT_CACHE=$WORKDIR/boot-cache
 
 # probe_accel KERNEL: "kvm" if a real boot under KVM gets as far as the
-# kernel's banner within a few seconds, else "tcg".
+# kernel's banner within a few seconds, else "tcg"; the answer is kept in
+# $WORKDIR/accel-probe/ by probe_key.
 probe_accel() {
 	local kernel=$1 log
 	case $ACCEL in
@@ -61,16 +62,40 @@ probe_accel() {
 		echo tcg
 		return 0
 	fi
-	log=$(mktemp)
-	timeout -k 2 "${KVM_PROBE_TIMEOUT:-8}" "$QEMU" -accel kvm -cpu host -m 256 -nodefaults \
-		-display none -no-reboot -serial "file:$log" -kernel "$kernel" \
-		-append "console=ttyS0 panic=-1 rdinit=/ws-probe-no-such-init" >/dev/null 2>&1 || true
-	if grep -q 'Linux version' "$log"; then
-		echo kvm
-	else
-		echo tcg
+	local key answer
+	key=$(probe_key) || return 1
+	answer=$WORKDIR/accel-probe/$key
+	if [[ ${FRESH:-0} != 1 ]] && grep -qxE 'kvm|tcg' "$answer" 2>/dev/null; then
+		cat "$answer"
+		return 0
 	fi
+	log=$(mktemp)
+	timeout -k 2 "${KVM_PROBE_TIMEOUT:-8}" setpriv --pdeathsig KILL -- "$QEMU" -accel kvm -cpu host -m 256 \
+		-nodefaults -display none -no-reboot -serial "file:$log" -kernel "$kernel" \
+		-append "console=ttyS0 panic=-1 rdinit=/ws-probe-no-such-init" >/dev/null 2>&1 || true
+	local verdict=tcg
+	if grep -q 'Linux version' "$log"; then verdict=kvm; fi
 	rm -f "$log"
+	echo "$verdict"
+	{ mkdir -p "${answer%/*}" && echo "$verdict" >"$answer.tmp" && mv "$answer.tmp" "$answer"; } 2>/dev/null ||
+		warn "could not keep the accelerator probe's answer in $answer (it probes again next time)"
+}
+
+# probe_key: what the probe's answer is a function of, so that it is made
+# once per boot of this machine and not once per boot.sh: the host's boot
+# (KVM's modules come and go only within one), /dev/kvm (its node, mode and
+# owner, and whether this user may open it), the user's groups and QEMU.
+# FRESH=1 probes again.
+probe_key() {
+	local qemu
+	qemu=$(qemu_key) || return 1
+	{
+		cat /proc/sys/kernel/random/boot_id 2>/dev/null || echo "no boot id"
+		stat -L -c '%i %t:%T %a %u:%g' /dev/kvm 2>/dev/null || echo "no /dev/kvm"
+		if [[ -r /dev/kvm && -w /dev/kvm ]]; then echo "rw"; else echo "not rw"; fi
+		id -G
+		echo "$qemu"
+	} | key_of 16
 }
 
 # guest_cc OUT SRC HEADERS KSFT [FLAGS...]: compile one guest program,
@@ -183,26 +208,45 @@ compile_selftests() {
 
 # guest_key ART KSFT: what the guest programs are a function of: the
 # commit's uapi headers, kselftest.h and selftests (staged in KSFT), the
-# workspace's guest sources, the compiler.  Commits that touch neither the
-# uapi nor the selftests share one initramfs.
+# workspace's guest sources, how they are built (the code of boot.sh and
+# bootarch.sh: the compile lines and their flags), the compilers and the C
+# libraries linked into them (each libc.a by its content).  Commits that
+# touch neither the uapi nor the selftests share one initramfs.
 guest_key() {
 	local art=$1 ksft=$2
 	{
 		(cd "$art/headers" && find . -type f | LC_ALL=C sort | xargs sha256sum)
 		(cd "$ksft" && find . -type f | LC_ALL=C sort | xargs sha256sum)
-		sha256sum "$WS_ROOT/qemu/init.c" "$WS_ROOT/qemu/kselftests" "$WS_ROOT"/qemu/tests/*.[ch] | cut -d' ' -f1
-		"$GUEST_CC" --version 2>/dev/null | head -n1 || true
+		sha256sum "$WS_ROOT/qemu/init.c" "$WS_ROOT/qemu/kselftests" "$WS_ROOT/qemu/not-built.c" \
+			"$WS_ROOT"/qemu/tests/*.[ch] | cut -d' ' -f1
+		script_code "$WS_ROOT/scripts/boot.sh"
+		script_code "$WS_ROOT/scripts/bootarch.sh"
+		echo "arch=$BOOT_ARCH"
+		libc_key "$GUEST_CC"
 		guest_shell_key
-		# Another architecture's key names it, and what it builds instead.
-		if [[ $BOOT_ARCH != x86_64 ]]; then
-			echo "arch=$BOOT_ARCH"
-			sha256sum "$WS_ROOT/qemu/not-built.c" "$WS_ROOT/scripts/bootarch.sh" | cut -d' ' -f1
+		if [[ -z $BA_NO_M32 ]]; then
+			libc_key "${GUEST_CC32:-${BA_CC32:-$GUEST_CC}}" "${BA_FLAGS32[@]}"
 		fi
 		if [[ -n $BA_ARCH32 ]]; then
 			(cd "$art/headers32" && find . -type f | LC_ALL=C sort | xargs sha256sum)
-			"${GUEST_CC32:-$BA_CC32}" --version 2>/dev/null | head -n1 || true
 		fi
 	} | key_of 16
+}
+
+# libc_key CC [FLAGS...]: the compiler's version and the content of the
+# static C library it links with FLAGS (a libc6-dev upgrade changes every
+# static guest program).  A compiler that is missing keys as missing: the
+# compile fails and says so.
+libc_key() {
+	local cc=$1 lib
+	shift
+	"$cc" --version 2>/dev/null | sed -n 1p || echo "$cc: missing"
+	lib=$("$cc" "$@" -print-file-name=libc.a 2>/dev/null) || lib=""
+	if [[ $lib == /* && -f $lib ]]; then
+		sha256sum "$lib" | cut -d' ' -f1
+	else
+		echo "libc.a of $cc $*: not found"
+	fi
 }
 
 # The shell of the guest tests that show what a user at a shell sees
@@ -295,7 +339,10 @@ gen_init_cpio() {
 
 # run_qemu DIR ART ACCEL [SMP]: boot the kernel of the build artifact ART,
 # with what kernel_cmdline says it needs; console and KTAP logs stay in DIR.
-# Prints the seconds to the first KTAP line ("-" if none).
+# Prints the seconds to the first KTAP line ("-" if none).  QEMU dies with
+# whoever started it (setpriv's parent-death signal), and the loop that
+# watches it kills it when boot.sh itself is gone ($$, which a command
+# substitution keeps): a `kill -9` of boot.sh leaves no guest running.
 run_qemu() {
 	local dir=$1 art=$2 accel=$3 smp=${4:-1} extra pid t0 first=-
 	local kernel=$art/$BA_KERNEL
@@ -305,13 +352,17 @@ run_qemu() {
 	: >"$dir/console.log"
 	: >"$dir/ktap.log"
 	t0=$(date +%s.%N)
-	"$QEMU" "${machine[@]}" -smp "$smp" -m 1G -nodefaults -display none -no-reboot \
+	setpriv --pdeathsig KILL -- "$QEMU" "${machine[@]}" -smp "$smp" -m 1G -nodefaults -display none -no-reboot \
 		-kernel "$kernel" -initrd "$dir/initramfs.cpio" \
 		-append "console=$BA_CONSOLE panic=-1 oops=panic ws.timeout=$TEST_TIMEOUT${extra:+ $extra}" \
 		>"$dir/qemu.log" 2>&1 &
 	pid=$!
 	local deadline=$((SECONDS + BOOT_TIMEOUT))
 	while kill -0 "$pid" 2>/dev/null; do
+		if ! kill -0 $$ 2>/dev/null; then
+			kill -9 "$pid" 2>/dev/null || true
+			break
+		fi
 		if [[ $first == - && -s $dir/ktap.log ]]; then
 			first=$(echo "$(date +%s.%N) - $t0" | bc | xargs printf '%.1f')
 		fi
@@ -456,21 +507,35 @@ boot_commit() {
 }
 
 # boot_key ART DIR ACCEL SMP JUDGE...: what a boot's result is a function
-# of: the kernel image, the initramfs, the command line, QEMU's version and
-# options, the verdict script and its options, the allowed skips, and the
-# code (not the comments: keys.sh's script_code) of boot.sh and bootarch.sh.
+# of: the kernel image, the initramfs, the command line, QEMU (its binary
+# by content, and its version line), its options, both timeouts (a boot
+# that passed in 250 s does not pass with BOOT_TIMEOUT=200), the verdict
+# script and its options, the allowed skips, and the code (not the
+# comments: keys.sh's script_code) of boot.sh and bootarch.sh.
 boot_key() {
-	local art=$1 dir=$2 accel=$3 smp=$4
+	local art=$1 dir=$2 accel=$3 smp=$4 qemu
 	shift 4
+	qemu=$(qemu_key) || return 1
 	{
 		sha256sum "$art/$BA_KERNEL" "$dir/initramfs.cpio" "$WS_ROOT/qemu/ktap-verdict" \
 			"$dir/allowed-skips" | cut -d' ' -f1
 		script_code "$WS_ROOT/scripts/boot.sh"
 		script_code "$WS_ROOT/scripts/bootarch.sh"
 		[[ $BOOT_ARCH == x86_64 ]] || echo "arch=$BOOT_ARCH"
-		"$QEMU" --version | sed -n 1p
-		printf '%s\n' "accel=$accel smp=$smp timeout=$TEST_TIMEOUT" "cmdline=$(kernel_cmdline "$art")" "$@"
+		echo "$qemu"
+		printf '%s\n' "accel=$accel smp=$smp timeout=$TEST_TIMEOUT boot-timeout=$BOOT_TIMEOUT" \
+			"cmdline=$(kernel_cmdline "$art")" "$@"
 	} | key_of 32
+}
+
+# qemu_key: QEMU's binary by content and its version line (a rebuilt or
+# patched QEMU with the same version is another QEMU).  Fails when $QEMU
+# is not there.
+qemu_key() {
+	local bin
+	bin=$(command -v "$QEMU") || { echo "QEMU=$QEMU: not found" >&2; return 1; }
+	sha256sum "$(readlink -f "$bin")" | cut -d' ' -f1
+	"$QEMU" --version | sed -n 1p
 }
 
 # cached_boot KEY DIR: a passing boot with KEY was kept: its logs into DIR,

@@ -47,13 +47,14 @@ selected_checks() {
 # check_inputs CHECK SERIES: the workspace files named by
 # checks/CHECK/inputs; "{series}" in a line stands for the series' name,
 # and such a file may be missing (a series without a cover letter).
+# The "tool:" and "compilers:" lines are check_tools'.
 check_inputs() {
 	local line path
 	[[ -f $CHECKS_DIR/$1/inputs ]] || return 0
 	while IFS= read -r line || [[ -n $line ]]; do
 		line=${line%%#*}
 		line=$(echo "$line" | xargs)
-		[[ -z $line ]] && continue
+		[[ -z $line || $line == tool:* || $line == compilers:* ]] && continue
 		path=$WS_ROOT/${line//\{series\}/$2}
 		[[ $line != series/* ]] || path=$SERIES_DIR/${path#"$WS_ROOT"/series/}
 		if [[ ! -e $path ]]; then
@@ -76,6 +77,34 @@ tool_versions() {
 	done
 }
 
+# check_tools CHECK: the versions of the tools a check runs besides
+# TOOL_VERSIONS', as checks/CHECK/inputs names them: "tool: CMD ARGS..."
+# (the first line CMD prints: "tool: sphinx-build --version") and
+# "compilers: FILE" (the --version line of each cross gcc of FILE, a
+# scripts/arches table: the abi check's compilers).  A tool that is not
+# installed keys as missing: the check says so when it runs.
+check_tools() {
+	local line cmd prefix
+	[[ -f $CHECKS_DIR/$1/inputs ]] || return 0
+	while IFS= read -r line || [[ -n $line ]]; do
+		line=${line%%#*}
+		case $line in
+		tool:*)
+			read -r -a cmd <<<"${line#tool:}"
+			printf '%s: %s\n' "${cmd[0]}" "$("${cmd[@]}" 2>&1 | sed -n 1p || echo missing)"
+			;;
+		compilers:*)
+			line=$(echo "${line#compilers:}" | xargs)
+			[[ -f $WS_ROOT/$line ]] || die "checks/$1/inputs names '$line', which is not in the workspace"
+			while IFS=$'\t' read -r _ _ prefix _; do
+				[[ -n $prefix && $prefix != - ]] || continue
+				printf '%s: %s\n' "${prefix}gcc" "$("${prefix}gcc" --version 2>&1 | sed -n 1p || echo missing)"
+			done < <(grep -v '^#' "$WS_ROOT/$line") | LC_ALL=C sort -u
+			;;
+		esac
+	done <"$CHECKS_DIR/$1/inputs"
+}
+
 # check_hash CHECK SERIES: the code (check_code) of the check's own files,
 # of the shared checks/lib/ and of scripts/gitlib.sh and keys.sh, which
 # they source;
@@ -85,8 +114,13 @@ check_hash() {
 	local f
 	local -a inputs
 	capture inputs check_inputs "$1" "$2"
+	local tools
+	tools=$(check_tools "$1") || return 1
 	{
 		printf '%s\n' "${TOOL_VERSIONS?}"
+		# Only a check that names tools of its own has their lines, so the
+		# keys of the others are what they were.
+		[[ -z $tools ]] || printf '%s\n' "$tools"
 		for f in "$CHECKS_DIR/$1"/* "$CHECKS_DIR"/lib/* "$WS_ROOT/scripts/gitlib.sh" "$WS_ROOT/scripts/keys.sh"; do
 			if [[ -f $f ]]; then printf '%s\n' "${f#"$WS_ROOT"/}"; check_code "$f"; fi
 		done

@@ -39,7 +39,12 @@ source "$(dirname "$0")/lib.sh"
 
 ARCHES_FILE=${ARCHES_FILE:-$WS_ROOT/scripts/arches}
 XSRC=$WORKDIR/cross-src
-XOUT=$WORKDIR/cross
+# The per-commit O= directories, one per kernel version and architecture
+# (checkout_xsrc sets XOUT to the version's): a .config made on 6.12 is
+# never carried to 6.1 by syncconfig and back, so each is what its
+# architecture's config target makes of that version's Kconfig.
+XOUT_ROOT=$WORKDIR/cross
+XOUT=$XOUT_ROOT/unknown
 XCACHE=$WORKDIR/cross-cache
 XFULL=$WORKDIR/cross-full
 CROSS_FRAGMENT=${CROSS_FRAGMENT:-$WS_ROOT/qemu/configs/cross.config}
@@ -261,8 +266,13 @@ plan() {
 	fi
 }
 
+# checkout_xsrc SHA: the cross worktree at SHA, and XOUT the O= root of
+# SHA's kernel version.
 checkout_xsrc() {
-	git_worktree_at "$TREE" "$XSRC" "$1"
+	local v
+	git_worktree_at "$TREE" "$XSRC" "$1" || return 1
+	v=$(memo "version-$1" kernel_version "$1") || return 1
+	XOUT=$XOUT_ROOT/$v
 }
 
 # amake OUT NAME ARGS...: make in the cross worktree for architecture NAME
@@ -554,6 +564,7 @@ cmd_series() {
 	local s rc=0
 	local -a selected
 	capture selected selected_series
+	drop_unversioned_outs
 	MEMO=$XCACHE/memo.$$
 	mkdir -p "$MEMO" || die "cannot create $MEMO"
 	trap 'rm -rf "$MEMO"' EXIT
@@ -561,6 +572,17 @@ cmd_series() {
 		cross_series "$s" || rc=1
 	done
 	return $rc
+}
+
+# drop_unversioned_outs: the O= directories of an earlier layout,
+# $XOUT_ROOT/<arch>, shared by every kernel version, go.
+drop_unversioned_outs() {
+	local name
+	for name in "${!A_ARCH[@]}"; do
+		[[ -f $XOUT_ROOT/$name/.config ]] || continue
+		progress cross "  removing $XOUT_ROOT/$name: the O= directories are per kernel version now"
+		rm -rf "${XOUT_ROOT:?}/$name" || warn "cannot remove $XOUT_ROOT/$name"
+	done
 }
 
 # fmake NAME ARGS...: into NAME's full-build O= ($XFULL).

@@ -53,13 +53,39 @@ git_worktree_at() {
 }
 
 # git_touched REPO REV [FILTER] [-- PATH...]: the files commit REV touches,
-# one a line; FILTER is a --diff-filter (AM: added or modified).
+# one a line, as they are named (git's -z: a non-ASCII name is not quoted
+# into another name); FILTER is a --diff-filter (AM: added or modified).
+# A name with a newline in it cannot be a line: it fails, naming it.
 git_touched() {
-	local repo=$1 rev=$2 filter=
+	local repo=$1 rev=$2 filter="" f
 	shift 2
 	if (($#)) && [[ $1 != -- ]]; then
 		filter=--diff-filter=$1
 		shift
 	fi
-	git -C "$repo" diff-tree --no-commit-id --name-only -r ${filter:+"$filter"} "$rev" "$@"
+	git -C "$repo" diff-tree -z --no-commit-id --name-only -r ${filter:+"$filter"} "$rev" "$@" |
+		while IFS= read -r -d '' f; do
+			if [[ $f == *$'\n'* ]]; then
+				printf '%s: a file name with a newline cannot be checked: %q\n' "${rev:0:12}" "$f" >&2
+				exit 1
+			fi
+			printf '%s\n' "$f"
+		done
+}
+
+# git_touched_array VAR REPO REV [FILTER] [-- PATH...]: git_touched into
+# the array VAR.  When it fails, VAR holds one element, the reason (its
+# last line, or git's), for the caller's summary.
+git_touched_array() {
+	# shellcheck disable=SC2034 # a nameref: the caller's array
+	local -n touched_into=$1
+	local out
+	shift
+	if ! out=$(git_touched "$@" 2>&1); then
+		touched_into=("${out##*$'\n'}")
+		return 1
+	fi
+	touched_into=()
+	# shellcheck disable=SC2034 # the caller reads it
+	[[ -z $out ]] || mapfile -t touched_into <<<"$out"
 }

@@ -90,6 +90,17 @@ GROW='sed -i "s/sigset_t sa_mask;/sigset_t sa_mask;\n\tvoid *sa_restorer;/" incl
 	check "$c"
 	[ "$status" -eq 1 ]
 	[ "$output" = "abi: struct sigaction grows on x86_64 (32 -> 40), not documented in the commit message" ]
+	# Nor does a line that names it and says there is no change.
+	local denial n=2
+	for denial in "No ABI change: struct sigaction is untouched." "The ABI of struct sigaction is unchanged." \
+		"This doesn't change the ABI of struct sigaction."; do
+		c=$(commit_edit "signal: restorer $n" \
+			"sed -i 's/\\*sa_restorer$n;/*sa_restorer$n, *sa_restorer$((n + 1));/' include/uapi/asm-generic/signal.h" "$denial")
+		n=$((n + 1))
+		check "$c"
+		[ "$status" -eq 1 ]
+		[[ $output == "abi: struct sigaction grows on x86_64 "*"not documented in the commit message"* ]]
+	done
 }
 
 @test "abi: a changed constant fails with what follows from it; documenting only some is not enough" {

@@ -388,6 +388,56 @@ probe_workspace() {
 	[ "$(wc -l <"$PROBE_COUNT")" -eq 2 ]
 }
 
+@test "check: a tool a check's inputs names (tool:, compilers:) runs it again when its version changes, and only it" {
+	probe_workspace
+	mkdir -p "$BATS_TEST_TMPDIR/bin" "$BATS_TEST_TMPDIR/checks/other"
+	# shellcheck disable=SC2016 # expanded by the fake tools
+	printf '#!/bin/sh\necho "$FAKE_SPHINX_VERSION"\n' >"$BATS_TEST_TMPDIR/bin/fake-sphinx"
+	# shellcheck disable=SC2016
+	printf '#!/bin/sh\necho "$FAKE_XGCC_VERSION"\n' >"$BATS_TEST_TMPDIR/bin/fakearch-linux-gnu-gcc"
+	chmod +x "$BATS_TEST_TMPDIR/bin/"*
+	printf 'fakearch\tfakearch\tfakearch-linux-gnu-\tgcc-fakearch\trep\tdefconfig\n' >"$BATS_TEST_TMPDIR/arches"
+	printf '%s\n' "# the fixture's tools" "tool: fake-sphinx --version" "compilers: arches" >"$BATS_TEST_TMPDIR/checks/probe/inputs"
+	cp "$BATS_TEST_TMPDIR/checks/probe/run" "$BATS_TEST_TMPDIR/checks/other/run"
+	# check.sh reads inputs relative to the workspace: a copy of it to add
+	# the fixture's arches table to.
+	local root=$BATS_TEST_TMPDIR/ws
+	mkdir -p "$root"
+	cp -r "$WS/scripts" "$WS/checks" "$WS/qemu" "$root/"
+	cp "$BATS_TEST_TMPDIR/arches" "$root/arches"
+	export PATH=$BATS_TEST_TMPDIR/bin:$PATH FAKE_SPHINX_VERSION="sphinx-build 5.3.0" FAKE_XGCC_VERSION="gcc 12.2.0"
+	export CHECKS=probe,other
+	WS_ROOT=$root run bash "$root/scripts/check.sh"
+	[ "$status" -eq 0 ]
+	[ "$(wc -l <"$PROBE_COUNT")" -eq 2 ]
+	WS_ROOT=$root run bash "$root/scripts/check.sh"
+	[ "$(wc -l <"$PROBE_COUNT")" -eq 2 ]
+	FAKE_SPHINX_VERSION="sphinx-build 7.2.6" WS_ROOT=$root run bash "$root/scripts/check.sh"
+	[ "$status" -eq 0 ]
+	[ "$(wc -l <"$PROBE_COUNT")" -eq 3 ]
+	FAKE_SPHINX_VERSION="sphinx-build 7.2.6" FAKE_XGCC_VERSION="gcc 12.3.0" WS_ROOT=$root run bash "$root/scripts/check.sh"
+	[ "$(wc -l <"$PROBE_COUNT")" -eq 4 ]
+	# An input file that is not there is named.
+	printf 'compilers: no-such-table\n' >"$BATS_TEST_TMPDIR/checks/probe/inputs"
+	WS_ROOT=$root run bash "$root/scripts/check.sh"
+	[ "$status" -ne 0 ]
+	[[ $output == *"checks/probe/inputs names 'no-such-table'"* ]]
+}
+
+@test "checks: a file with a non-ASCII name is checked as any other (git's -z, not its quoted names)" {
+	local c
+	c=$(commit_edit "drivers: a warning in a non-ASCII file name" \
+		'mkdir -p drivers && printf "%s\n" "/* WARN A */" "int A(void) { return 0; }" >drivers/tëst.c')
+	check kernel-doc "$c"
+	[ "$status" -eq 250 ]
+	[[ $output == *"drivers/tëst.c"* ]]
+	# A name with a newline cannot be a line of the list: named, not split.
+	c=$(commit_edit "a newline" "printf 'int b;\n' >\$'a\\nb.c'")
+	check kernel-doc "$c"
+	[ "$status" -eq 1 ]
+	[[ $output == *"a file name with a newline cannot be checked"* ]]
+}
+
 @test "check: a skip is never taken from the cache" {
 	probe_workspace
 	PROBE_EXIT=4 run ws check.sh

@@ -56,16 +56,22 @@ header_with_eight_users() {
 		"arch/nocc/x.c:int nocc_x;:nocc: code no compiler here builds" \
 		"Documentation/x.rst:text:docs: only prose"
 	ws apply.sh
+	# An O= directory of the earlier layout, shared by every version, goes.
+	mkdir -p "$WORKDIR/cross/fixown" && echo CONFIG_OLD=y >"$WORKDIR/cross/fixown/.config"
 	run ws cross.sh series
 	[ "$status" -eq 0 ]
+	[ ! -e "$WORKDIR/cross/fixown" ]
 	[[ $(cross_row 1 x86_64) == "pass 1 objects; 1 compiled, no errors or warnings" ]]
 	[[ $(cross_row 1 fixarm) == "pass 1 objects; 1 compiled, no errors or warnings" ]]
 	[ -z "$(cross_row 1 fixown)" ]
 	[[ $(cross_row 2 fixown) == pass* ]]
 	[ -z "$(cross_row 2 x86_64)" ]
-	[ -f "$WORKDIR/cross/fixown/arch/fixown/k.o" ]
-	# The architecture's own config made its O= directory.
-	grep -qx CONFIG_ARCH_fixown=y "$WORKDIR/cross/fixown/.config"
+	# One O= directory per kernel version and architecture, made by the
+	# architecture's own config.
+	local out
+	out=$WORKDIR/cross/$(tree show one:Makefile | awk '$1 == "VERSION" { v = $3 } $1 == "PATCHLEVEL" { p = $3 } $1 == "SUBLEVEL" { s = $3 } END { print (s == "" ? "unknown" : v "." p "." s) }')
+	[ -f "$out/fixown/arch/fixown/k.o" ]
+	grep -qx CONFIG_ARCH_fixown=y "$out/fixown/.config"
 	[[ $(cross_row 3 nocc) == "skip not covered: Debian has no cross compiler for nocc" ]]
 	[[ $(cross_row 4 "") == "skip nothing to compile: the commit changes no kernel code" ]]
 	run ws matrix.sh

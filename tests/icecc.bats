@@ -335,7 +335,7 @@ applied_fixture() {
 	echo "$output"
 	[ "$status" -eq 0 ]
 	grep -q "making the icecc environment of aarch64-linux-gnu-gcc (once)" "$WORKDIR"/cross-cache/*/*/*.log
-	file "$WORKDIR/cross/arm64/lib/a.o" | grep -q 'ARM aarch64'
+	file "$WORKDIR"/cross/*/arm64/lib/a.o | grep -q 'ARM aarch64'
 	# The job named the aarch64 compiler's environment (the tarball's name
 	# is its version), and the daemon took it.
 	local env

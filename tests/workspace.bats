@@ -599,6 +599,108 @@ boot_fixture() {
 	[ ! -e "$WORKDIR/boot-cache" ] || [ -z "$(ls -A "$WORKDIR/boot-cache")" ]
 }
 
+@test "a boot is cached by QEMU's binary and both timeouts, and its guest programs by the C library they link" {
+	boot_fixture ok
+	export FAKE_QEMU_ARGS=$BATS_TEST_TMPDIR/qemu-args FAKE_CC_ARGS=$BATS_TEST_TMPDIR/cc-args
+	boots() { grep -c -- "-initrd" "$FAKE_QEMU_ARGS"; }
+	compiles() { grep -c -- "-static" "$FAKE_CC_ARGS"; }
+	cp "$FIXTURES/fake-qemu" "$BATS_TEST_TMPDIR/qemu"
+	export QEMU=$BATS_TEST_TMPDIR/qemu
+	run ws boot.sh series
+	[ "$status" -eq 0 ]
+	[ "$(boots)" -eq 2 ]
+	local n
+	n=$(compiles)
+	# Another QEMU binary with the same version line boots again.
+	printf '# rebuilt\n' >>"$QEMU"
+	run ws boot.sh series
+	[ "$status" -eq 0 ]
+	[ "$(boots)" -eq 4 ]
+	# So does another BOOT_TIMEOUT: a pass in 250 s is no pass in 200.
+	BOOT_TIMEOUT=6 run ws boot.sh series
+	[ "$status" -eq 0 ]
+	[ "$(boots)" -eq 6 ]
+	[ "$(compiles)" -eq "$n" ]
+	# Another static C library builds the guest programs again, and boots.
+	printf 'libc one\n' >"$BATS_TEST_TMPDIR/libc.a"
+	FAKE_LIBC=$BATS_TEST_TMPDIR/libc.a run ws boot.sh series
+	[ "$status" -eq 0 ]
+	[ "$(boots)" -eq 8 ]
+	[ "$(compiles)" -gt "$n" ]
+	n=$(compiles)
+	FAKE_LIBC=$BATS_TEST_TMPDIR/libc.a run ws boot.sh series
+	[ "$(boots)" -eq 8 ]
+	[ "$(compiles)" -eq "$n" ]
+	printf 'libc two\n' >"$BATS_TEST_TMPDIR/libc.a"
+	FAKE_LIBC=$BATS_TEST_TMPDIR/libc.a run ws boot.sh series
+	[ "$(boots)" -eq 10 ]
+	[ "$(compiles)" -gt "$n" ]
+	# A QEMU that is not there stops the boots, naming it.
+	QEMU=$BATS_TEST_TMPDIR/no-such-qemu run ws boot.sh series
+	[ "$status" -ne 0 ]
+	[[ $output == *"$BATS_TEST_TMPDIR/no-such-qemu not found"* ]]
+}
+
+@test "a change to how the guest programs are compiled builds them again" {
+	boot_fixture ok
+	export FAKE_CC_ARGS=$BATS_TEST_TMPDIR/cc-args
+	local root=$BATS_TEST_TMPDIR/ws n
+	mkdir -p "$root"
+	cp -r "$WS/scripts" "$WS/qemu" "$root/"
+	WS_ROOT=$root run bash "$root/scripts/boot.sh" series
+	[ "$status" -eq 0 ]
+	n=$(grep -c -- -static "$FAKE_CC_ARGS")
+	sed -i 's/"\$GUEST_CC" -static -O2 -Wall/"$GUEST_CC" -static -O2 -Wall -Wextra/' "$root/scripts/boot.sh"
+	grep -q -- '-Wall -Wextra' "$root/scripts/boot.sh"
+	WS_ROOT=$root run bash "$root/scripts/boot.sh" series
+	[ "$status" -eq 0 ]
+	grep -q -- '-Wextra' "$FAKE_CC_ARGS"
+	[ "$(grep -c -- -static "$FAKE_CC_ARGS")" -gt "$n" ]
+}
+
+@test "the KVM probe is made once per boot of the machine, not once per run; FRESH=1 probes again" {
+	boot_fixture ok
+	export FAKE_QEMU_ARGS=$BATS_TEST_TMPDIR/qemu-args
+	probes() { grep -c -- "rdinit=/ws-probe-no-such-init" "$FAKE_QEMU_ARGS"; }
+	run ws boot.sh series
+	[ "$status" -eq 0 ]
+	[[ $output == *"accelerator: tcg"* ]]
+	[ "$(probes)" -eq 1 ]
+	run ws boot.sh series
+	[ "$status" -eq 0 ]
+	[[ $output == *"accelerator: tcg"* ]]
+	[ "$(probes)" -eq 1 ]
+	FRESH=1 FAKE_KVM=1 run ws boot.sh series
+	[ "$status" -eq 0 ]
+	[[ $output == *"accelerator: kvm"* ]]
+	[ "$(probes)" -eq 2 ]
+	# Another QEMU is probed again.
+	cp "$FIXTURES/fake-qemu" "$BATS_TEST_TMPDIR/qemu"
+	printf '# another build\n' >>"$BATS_TEST_TMPDIR/qemu"
+	QEMU=$BATS_TEST_TMPDIR/qemu run ws boot.sh series
+	[ "$(probes)" -eq 3 ]
+}
+
+@test "kill -9 of boot.sh leaves no QEMU running" {
+	boot_fixture hang
+	export FAKE_QEMU_PIDS=$BATS_TEST_TMPDIR/qemu-pids
+	local pid i
+	BOOT_TIMEOUT=120 bash "$WS/scripts/boot.sh" series >"$BATS_TEST_TMPDIR/out" 2>&1 &
+	pid=$!
+	for i in $(seq 150); do
+		qemu_hangs && break
+		sleep 0.2
+	done
+	qemu_hangs
+	kill -9 "$pid"
+	wait "$pid" || true
+	for i in $(seq 25); do
+		all_stopped "$FAKE_QEMU_PIDS" >/dev/null && break
+		sleep 0.2
+	done
+	all_stopped "$FAKE_QEMU_PIDS"
+}
+
 @test "boot-test runs the tree's own selftests from the commits that have them" {
 	make_tarball ok
 	import_fixture

@@ -21,7 +21,7 @@ gm_materialize() {
 	git -C "$tree" show "$commit:scripts/get_maintainer.pl" >"$dir/get_maintainer.pl" 2>/dev/null ||
 		return 1
 	git -C "$tree" show "$commit:MAINTAINERS" >"$dir/MAINTAINERS" 2>/dev/null || return 1
-	mapfile -t files < <(git_touched "$tree" "$commit" d -- '*.yaml')
+	git_touched_array files "$tree" "$commit" d -- '*.yaml' || return 1
 	for f in .get_maintainer.ignore .mailmap "${files[@]}"; do
 		mkdir -p "$dir/$(dirname "$f")"
 		git -C "$tree" show "$commit:$f" >"$dir/$f" 2>/dev/null || rm -f "$dir/$f"
