@@ -249,6 +249,7 @@ build_commit() {
 	rm -rf "$tmp" && mkdir -p "$tmp" || return 1
 	t0=$(now)
 	checkout_src "$sha" || { warn "cannot check out ${sha:0:12} in $SRC"; return 1; }
+	since_parent "$sha" || { warn "cannot mark what differs from the parent of ${sha:0:12} in $SRC"; return 1; }
 	if ! configure "$sha" "$tmp/build.log" "$key"; then
 		printf 'fail %s %s\n' $(($(now) - t0)) "config: $(grep -m1 -A1 '^error:' "$tmp/build.log" | tail -n1 | xargs)" >"$tmp/result" &&
 			mv_artifact "$tmp" "$art"
@@ -283,6 +284,29 @@ build_commit() {
 		printf 'fail %s %s\n' $(($(now) - t0)) "$(first_error "$tmp/build.log")" >"$tmp/result" || return 1
 	fi
 	mv_artifact "$tmp" "$art"
+}
+
+# since_parent SHA: make the build of SHA in $OUT compile again every
+# object whose sources differ from SHA's parent, so that its log holds the
+# messages of all of them (make bisect-build counts new warnings from the
+# log, against the parent's).  $OUT/.ws-built-at names the commit $OUT was
+# last built at; when that is neither SHA's parent nor SHA (another series,
+# or this one before an edit of an earlier patch), the files that differ
+# between it and the parent get a new time: without it, a file the same at
+# both but changed since the parent is not compiled, and a warning in it
+# is lost.  An $OUT built before the workspace kept the name is taken as it
+# is.
+since_parent() {
+	local sha=$1 last parent f
+	last=$(cat "$OUT/.ws-built-at" 2>/dev/null) || last=""
+	if [[ -n $last && $last != "$sha" ]] && parent=$(git_tree rev-parse -q --verify "$sha^") &&
+		[[ $last != "$parent" ]] && git_tree cat-file -e "$last^{commit}" 2>/dev/null; then
+		git_tree diff -z --name-only --no-renames "$last" "$parent" |
+			while IFS= read -r -d '' f; do
+				[[ ! -f $SRC/$f ]] || touch -- "$SRC/$f" || exit 1
+			done || return 1
+	fi
+	mkdir -p "$OUT" && echo "$sha" >"$OUT/.ws-built-at"
 }
 
 # install_headers32 TMP: the uapi headers of BOOT_ARCH's 32-bit programs

@@ -32,6 +32,7 @@ applied_fixture() {
 	[ "$status" -eq 0 ]
 	[[ $(results_row one 1 build) == "warn 1 new warning(s) against the parent: main.c: warning: unused variable"* ]]
 	[[ $(results_row one 2 build) == "warn 1 new warning(s) against the parent: main.c: warning: unused variable"* ]]
+	echo "3: $(results_row one 3 build)"; echo "$output"
 	[[ $(results_row one 3 build) == "pass no new warnings" ]]
 	[[ $(results_row one 4 build) == "warn 1 new warning(s)"*"unused variable"* ]]
 }
@@ -43,6 +44,30 @@ applied_fixture() {
 	[ "$status" -eq 0 ]
 	[[ $(results_row one 1 build) == "warn 1 new warning(s) against the parent: ld: warning: relocation in read-only section"* ]]
 	[[ $(results_row one 2 build) == "pass no new warnings" ]]
+}
+
+@test "bisect-build: a commit built after another series' build counts its new warnings against its parent, not that build" {
+	run ws import.sh
+	# two's first commit is built, then one, in the same build directory.
+	make_series two linux-source "drv/x.c:int x;:fixture: one driver"
+	ws apply.sh
+	SERIES=two run ws build.sh series
+	[ "$status" -eq 0 ]
+	make_series one linux-source "drv/y.c:int y(void) { int unused; return 0; }:fixture: a warning"
+	ws apply.sh
+	SERIES=one run ws build.sh series
+	[ "$status" -eq 0 ]
+	[[ $(results_row one 1 build) == "warn 1 new warning(s) against the parent: drv/y.c: warning: unused variable"* ]]
+	# two gets a second commit that adds one's drv/y.c: the file is as
+	# the build directory last saw it, but new against the parent.
+	rm -r "${SERIES_DIR:?}/two"
+	make_series two linux-source "drv/x.c:int x;:fixture: one driver" \
+		"drv/y.c:int y(void) { int unused; return 0; }:fixture: the same warning"
+	ws apply.sh
+	SERIES=two run ws build.sh series
+	[ "$status" -eq 0 ]
+	[[ $(results_row two 1 build) == "pass no new warnings, cached" ]]
+	[[ $(results_row two 2 build) == "warn 1 new warning(s) against the parent: drv/y.c: warning: unused variable"* ]]
 }
 
 @test "bisect-build: a series on another series starts from the warnings of the whole chain" {
