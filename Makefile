@@ -84,7 +84,7 @@ boot-test: deps ## boot every commit of $(SERIES) in QEMU; DEBUG=1 boots only th
 boot-arm64: deps ## arm64: build and boot the base and the head of each series (qemu-system-aarch64, TCG)
 	@BOOT_ARCH=arm64 bash $(S)/boot.sh arch-heads
 
-matrix: ## print the matrix of the last run again (and rewrite summary.md)
+matrix: ## print the matrix of the last run again (and rewrite summary.md and index.html)
 	@bash $(S)/matrix.sh
 
 bench: deps ## run everything; pty throughput base vs head, checks on a two-file commit, the cocci inventory, the naive way's cost once, the signal structures' sizes at each base and head; print all figures and the speed targets
@@ -186,4 +186,4 @@ help: ## this text
 	@echo "  MIN_FREE_GB   free disk a run needs before it starts (12)"
 	@echo "  NO_DEPS       every target: 1 skips make deps (a machine without apt-get) ($(NO_DEPS))"
 	@echo
-	@echo "Reports: $(WORKDIR)/report/{summary.md,results.tsv,results.json,results.junit.xml,bench.tsv,bench-runs.tsv,naive.tsv,bench-pty.tsv}"
+	@echo "Reports: $(WORKDIR)/report/{index.html,summary.md,results.tsv,results.json,results.junit.xml,bench.tsv,bench-runs.tsv,naive.tsv,bench-pty.tsv}"

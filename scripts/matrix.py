@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """matrix.py: the matrix of a run, commits by stages, from results.tsv.
 
-  matrix.py RESULTS ARCHES text|md
+  matrix.py RESULTS ARCHES text|md|html
         Prints the matrix of RESULTS (a run's report directory, whose
         cells scripts/cells.py reads, or a results.tsv) as text for the
         terminal or as Markdown for summary.md: per series, one row per
@@ -19,10 +19,17 @@
         planned cell that no stage decided is one: MISSING).  Exits 1
         when a cell failed, 2 on a usage error or a file it cannot read.
 
+        html is the same as one page to look at (make writes it as
+        report/index.html): each cell coloured by its status, its detail
+        on hover, and a link to its log (relative to the page when the log
+        is in the same WORKDIR, so that the directory can be served or
+        copied whole); the failures and warnings below, each linked.
+
 The data is handled byte for byte (read and written as Latin-1), so the
 widths count bytes.
 """
 
+import html
 import os
 import sys
 
@@ -82,6 +89,7 @@ class Matrix:
         self.series = []
         self.commit, self.subject = {}, {}
         self.status, self.secs, self.cell = {}, {}, {}
+        self.detail, self.log = {}, {}  # of a cell's worst row
         self.xcell, self.xany, self.xseen = {}, set(), []
         self.notes = []
         self.nfail = 0
@@ -105,6 +113,7 @@ class Matrix:
         cell = (key, stage)
         if cell not in self.status or RANK.get(st, 0) > RANK.get(self.status[cell], 0):
             self.status[cell] = st
+            self.detail[cell], self.log[cell] = detail, log
         self.secs[cell] = self.secs.get(cell, 0.0) + number(secs)
         fig = f" {show(self.secs[cell])}s" if stage != "apply" and self.secs[cell] > 0 else ""
         if missing:
@@ -122,6 +131,8 @@ class Matrix:
             else:
                 xs = st
             self.xcell[(key, arch)] = xs
+            self.detail[(key, "cross", arch)] = f"{st}: {detail}"
+            self.log[(key, "cross", arch)] = log
             self.xany.add(series)
             if arch not in self.xseen:
                 self.xseen.append(arch)
@@ -221,8 +232,93 @@ def render(m, stages, archs, md):
     return "".join(out)
 
 
+HTML_STYLE = """
+body { font: 14px/1.4 sans-serif; margin: 1.5em; color: #222; }
+table { border-collapse: collapse; margin: 0.5em 0 1.5em; }
+th, td { border: 1px solid #ccc; padding: 2px 6px; white-space: nowrap; }
+th { background: #f3f3f3; }
+td.subject { max-width: 28em; overflow: hidden; text-overflow: ellipsis; }
+td a { color: inherit; }
+.pass { background: #d8f0d8; } .warn { background: #fff0b3; }
+.fail { background: #f7c6c6; font-weight: bold; } .untested { background: #d9d2f0; }
+.skip { background: #eeeeee; color: #666; } .missing { background: #f08080; font-weight: bold; }
+code { font-size: 90%; }
+"""
+
+STATUS_CLASS = {"FAIL": "fail", "MISSING": "missing", "UNTESTED": "untested", "untst": "untested",
+                "n/c": "skip"}
+
+
+def link(log, base, text):
+    """TEXT, linked to LOG: relative to BASE (the page's directory) when
+    LOG is under BASE's parent (the WORKDIR), else a file: URL."""
+    text = html.escape(text)
+    if not log:
+        return text
+    if base and os.path.isabs(log):
+        root = os.path.dirname(os.path.abspath(base))
+        if os.path.commonpath([root, log]) == root:
+            href = os.path.relpath(log, base)
+        else:
+            href = "file://" + log
+    else:
+        href = log
+    return f'<a href="{html.escape(href, quote=True)}">{text}</a>'
+
+
+def td(label, detail, log, base):
+    word = label.split()[0] if label else ""
+    cls = STATUS_CLASS.get(word, word if word in RANK else "")
+    title = f' title="{html.escape(detail, quote=True)}"' if detail else ""
+    return f'<td class="{cls}"{title}>{link(log, base, label) if label else ""}</td>'
+
+
+def render_html(m, stages, archs, base):
+    """The page: per series, the commits by stages and the architectures
+    by commit, then the notes; each cell linked to its log."""
+    xarch = [a for a in archs if a in m.xseen] + [a for a in m.xseen if a not in archs]
+    out = ['<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">',
+           "<title>vstatus workspace: results</title>",
+           f"<style>{HTML_STYLE}</style></head><body>",
+           "<h1>Results</h1>",
+           f"<p><b>{m.nfail} failing cell(s)</b>, {m.nuntested} untested (the work ran and "
+           "verified nothing). Hover a cell for its detail; click it for its log.</p>"]
+    for series in m.series:
+        keys = m.rows(series)
+        out.append(f"<h2>{html.escape(series)}</h2>\n<table><tr><th>#</th><th>commit</th><th>subject</th>"
+                   + "".join(f"<th>{html.escape(s)}</th>" for s in stages) + "</tr>")
+        for key in keys:
+            out.append(f"<tr><td>{int(number(key[1]))}</td><td><code>{html.escape(m.commit[key])}</code></td>"
+                       f'<td class="subject" title="{html.escape(m.subject[key], quote=True)}">'
+                       f"{html.escape(m.subject[key])}</td>"
+                       + "".join(td(m.cell.get((key, s), ""), m.detail.get((key, s), ""),
+                                    m.log.get((key, s), ""), base) for s in stages) + "</tr>")
+        out.append("</table>")
+        if series not in m.xany:
+            continue
+        out.append(f"<h3>{html.escape(series)}, cross-compiled by architecture</h3>\n<table><tr><th>#</th>"
+                   + "".join(f"<th>{html.escape(a)}</th>" for a in xarch) + "</tr>")
+        for key in keys:
+            if (key, "cross") not in m.status:
+                continue
+            out.append(f"<tr><td>{int(number(key[1]))}</td>"
+                       + "".join(td(m.xcell.get((key, a), ""), m.detail.get((key, "cross", a), ""),
+                                    m.log.get((key, "cross", a), ""), base) for a in xarch) + "</tr>")
+        out.append("</table>")
+    if m.notes:
+        out.append("<h2>Failures and warnings</h2>\n<ul>")
+        for note, log in grouped_notes(m.notes):
+            first = log.split(" (and ")[0]
+            more = log[len(first):]
+            out.append(f"<li>{html.escape(note)}" + (f" ({link(first, base, 'log')}{html.escape(more)})"
+                                                      if first else "") + "</li>")
+        out.append("</ul>")
+    out.append("</body></html>\n")
+    return "\n".join(out)
+
+
 def main(argv):
-    if len(argv) != 3 or argv[2] not in ("text", "md"):
+    if len(argv) != 3 or argv[2] not in ("text", "md", "html"):
         print(__doc__.strip().split("\n\n")[1].splitlines()[0].strip(), file=sys.stderr)
         return 2
     try:
@@ -235,9 +331,19 @@ def main(argv):
         print(f"matrix.py: {argv[0]}: {e}", file=sys.stderr)
         return 2
     m = Matrix(rows)
-    text = render(m, stages_present(rows), archs, argv[2] == "md")
-    sys.stdout.buffer.write(text.encode("latin-1"))
-    sys.stdout.flush()
+    if argv[2] == "html":
+        # Links relative to the page, which make writes in the report
+        # directory (or beside the results.tsv given).
+        base = argv[0] if os.path.isdir(argv[0]) else os.path.dirname(os.path.abspath(argv[0]))
+        text = render_html(m, stages_present(rows), archs, os.path.abspath(base))
+    else:
+        text = render(m, stages_present(rows), archs, argv[2] == "md")
+    try:
+        sys.stdout.buffer.write(text.encode("latin-1"))
+        sys.stdout.flush()
+    except OSError as e:
+        print(f"matrix.py: cannot write the matrix: {e.strerror}", file=sys.stderr)
+        return 2
     return 1 if m.nfail else 0
 
 

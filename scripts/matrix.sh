@@ -5,8 +5,9 @@
 # (scripts/cells.py: a cell the run planned and no stage decided is a
 # failure, "missing"), then
 # prints the matrix to the terminal (scripts/matrix.py renders it), writes
-# $WORKDIR/report/summary.md (and, through scripts/report.py, results.json
-# and results.junit.xml for CI systems), and exits 1 if any cell is fail.
+# $WORKDIR/report/summary.md and index.html (a page, each cell linked to
+# its log), and, through scripts/report.py, results.json and
+# results.junit.xml for CI systems; exits 1 if any cell is fail.
 # Before the matrix, and after it in summary.md: the guest tests of ^T's
 # SIGINFO case by case at every series head (scripts/designs.py), which
 # show the two designs (nsig's 65th signal, sigpwr's SIGPWR) side by side.
@@ -14,13 +15,24 @@ set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"
 
-# render FORMAT: FORMAT is "text" or "md" (scripts/matrix.py); non-zero
+# render FORMAT: FORMAT is "text", "md" or "html" (scripts/matrix.py); non-zero
 # when a cell failed, and stops when matrix.py could not render.
 render() {
 	local rc=0
 	"$WS_ROOT/scripts/matrix.py" "$REPORT" "$WS_ROOT/scripts/arches" "$1" || rc=$?
 	((rc <= 1)) || die "scripts/matrix.py could not render the cells of $REPORT (exit $rc)"
 	return $rc
+}
+
+# page: the matrix as a page to look at, $REPORT/index.html (written
+# beside its name, then renamed: never half a page).
+page() {
+	local rc=0 new=$REPORT/index.html.new
+	"$WS_ROOT/scripts/matrix.py" "$REPORT" "$WS_ROOT/scripts/arches" html >"$new" || rc=$?
+	if ((rc > 1)) || ! mv "$new" "$REPORT/index.html"; then
+		rm -f "$new"
+		die "could not write $REPORT/index.html (scripts/matrix.py exit $rc; is the disk full?)"
+	fi
 }
 
 # The guest tests that designs.py sets side by side, by KTAP name.
@@ -48,9 +60,10 @@ main() {
 	} >"$REPORT/summary.md"
 	"$WS_ROOT/scripts/report.py" "$REPORT" "$REPORT" ||
 		die "scripts/report.py could not write results.json and results.junit.xml from the cells of $REPORT"
+	page
 	designs text
 	render text || rc=$?
-	echo "report: $REPORT/summary.md, $RESULTS (and results.json, results.junit.xml beside it)"
+	echo "report: $REPORT/index.html (a page: open it in a browser), $REPORT/summary.md, $RESULTS (and results.json, results.junit.xml beside it)"
 	return $rc
 }
 

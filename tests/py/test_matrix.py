@@ -66,3 +66,26 @@ def test_the_same_warning_of_several_commits_is_one_line_naming_them(tmp_path):
     assert ("  one 1-3,5 (4 commits) signoff: warn: the sender's address\n"
             "      log: /l/1 (and 3 more, one per commit)\n") in text
     assert "  one 4 dddddddddddd signoff: warn: another\n      log: /l/4\n" in text
+
+
+def test_html_page_is_the_golden_one():
+    res = run(FIX / "results.tsv", FIX / "arches", "html")
+    assert res.returncode == 1
+    assert res.stdout == (FIX / "expected.html").read_bytes()
+
+
+def test_html_page_links_a_log_of_the_same_workdir_relative_to_the_page_and_escapes_what_it_shows(tmp_path):
+    report = tmp_path / "report"
+    report.mkdir()
+    row = ["one", "1", "a" * 40, "tty: <script>alert(1)</script> & more", "boot", "fail", "3",
+           'the "guest" said <b>', str(tmp_path / "boots" / "smoke" / "aaaa"), "x86_64", "0"]
+    (report / "results.tsv").write_text("\t".join(["series", "index", "commit", "subject", "stage",
+                                                   "status", "seconds", "detail", "log", "arch",
+                                                   "cached"]) + "\n" + "\t".join(row) + "\n")
+    res = run(report / "results.tsv", FIX / "arches", "html")
+    assert res.returncode == 1
+    page = res.stdout.decode()
+    assert '<a href="../boots/smoke/aaaa">FAIL 3s</a>' in page
+    assert "<script>" not in page and "&lt;script&gt;alert(1)&lt;/script&gt; &amp; more" in page
+    assert 'title="the &quot;guest&quot; said &lt;b&gt;"' in page
+    assert '<td class="fail"' in page
