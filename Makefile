@@ -84,6 +84,18 @@ boot-test: deps ## boot every commit of $(SERIES) in QEMU; DEBUG=1 boots only th
 boot-arm64: deps ## arm64: build and boot the base and the head of each series (qemu-system-aarch64, TCG)
 	@BOOT_ARCH=arm64 bash $(S)/boot.sh arch-heads
 
+# make shell and make run: one commit's kernel booted by hand (scripts/guest.sh).
+COMMIT ?=
+CMD ?=
+export COMMIT CMD
+.PHONY: shell run
+
+shell: deps ## boot commit $(COMMIT) (default: the head) of one $(SERIES) with its guest programs, and a shell on the console
+	@bash $(S)/guest.sh shell
+
+run: deps ## boot commit $(COMMIT) of one $(SERIES), run CMD='...' in it with busybox sh, and exit with its status
+	@bash $(S)/guest.sh run
+
 matrix: ## print the matrix of the last run again (and rewrite summary.md and index.html)
 	@bash $(S)/matrix.sh
 
@@ -182,6 +194,8 @@ help: ## this text
 	@echo "                only on the command line: SEND in the environment is ignored"
 	@echo "  ACCEPT_UNTESTED send: cells of the last make that failed or verified nothing which SEND=1 sends anyway, by"
 	@echo "                architecture, stage or stage@arch (sparc64,full-build@alpha); the cover letter lists them"
+	@echo "  COMMIT        shell, run: the commit's index in SERIES, 0 (its base) to its head (default: the head)"
+	@echo "  CMD           run: the command the guest runs with /bin/busybox sh (its exit status is make run's)"
 	@echo "  MBOX          trailers: the review replies, a thread saved from lore as an mbox (gzipped or not)"
 	@echo "  MIN_FREE_GB   free disk a run needs before it starts (12)"
 	@echo "  NO_DEPS       every target: 1 skips make deps (a machine without apt-get) ($(NO_DEPS))"

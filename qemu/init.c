@@ -28,6 +28,15 @@
  *
  * then syncs and reboots (the host runs qemu with -no-reboot).
  *
+ * ws.mode= on the kernel command line runs no test (make shell, make run):
+ *	ws.mode=shell	an interactive shell on the console (/bin/busybox
+ *			sh, its applets installed in /bin), its controlling
+ *			terminal; rebooting when it exits
+ *	ws.mode=run	/bin/busybox sh /ws/run.sh (a second cpio archive the
+ *			host appends to the initramfs), its output on the
+ *			console, then "# ws-run: exit S" (or "signal N") on
+ *			the KTAP port, and a reboot
+ *
  * When it is not PID 1 it is a plain program that can be tried on the host:
  * no mounts, no reboot, KTAP on stdout unless WS_KTAP_OUT names a file.
  *	WS_TESTS_DIR	directory of tests (default /tests)
@@ -54,6 +63,7 @@
 #include <termios.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/reboot.h>
 #include <sys/stat.h>
@@ -694,8 +704,65 @@ static void run_test(const char *dir, const char *file, int num,
 	diag("%s finished in %lld ms", name, now_ms() - t0);
 }
 
+/*
+ * ws.mode=shell or run: /bin/busybox sh in a session of its own, with the
+ * console as its controlling terminal; its wait status.
+ */
+static int guest_shell(const char *mode)
+{
+	pid_t pid;
+	int status = 0;
+
+	pid = fork();
+	if (pid == 0) {
+		int fd;
+
+		setsid();
+		fd = open("/dev/console", O_RDWR);
+		if (fd >= 0) {
+			if (ioctl(fd, TIOCSCTTY, 1))
+				diag("TIOCSCTTY on /dev/console: %s", strerror(errno));
+			dup2(fd, STDIN_FILENO);
+			dup2(fd, STDOUT_FILENO);
+			dup2(fd, STDERR_FILENO);
+			if (fd > STDERR_FILENO)
+				close(fd);
+		}
+		setenv("PATH", "/bin", 1);
+		setenv("HOME", "/", 1);
+		setenv("PS1", "ws-guest# ", 1);
+		if (!strcmp(mode, "shell"))
+			execl("/bin/busybox", "sh", "-i", (char *)NULL);
+		else
+			execl("/bin/busybox", "sh", "/ws/run.sh", (char *)NULL);
+		diag("cannot run /bin/busybox: %s", strerror(errno));
+		_exit(127);
+	}
+	if (pid < 0) {
+		diag("fork: %s", strerror(errno));
+		return 127 << 8;
+	}
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	return status;
+}
+
+/* The applets of /bin/busybox as links in /bin, for the shell's PATH. */
+static void install_applets(void)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		execl("/bin/busybox", "busybox", "--install", "-s", "/bin", (char *)NULL);
+		_exit(127);
+	}
+	if (pid > 0)
+		waitpid(pid, NULL, 0);
+}
+
 int main(void)
 {
+	char mode[16];
 	const char *dir = getenv("WS_TESTS_DIR");
 	const char *noreboot = getenv("WS_NO_REBOOT");
 	unsigned int timeout;
@@ -718,6 +785,24 @@ int main(void)
 	signal(SIGPIPE, SIG_IGN);
 	open_ktap();
 	timeout = read_timeout();
+
+	if (is_pid1 && cmdline_param("ws.mode", mode, sizeof(mode)) &&
+	    (!strcmp(mode, "shell") || !strcmp(mode, "run"))) {
+		int status;
+
+		install_applets();
+		status = guest_shell(mode);
+		if (WIFEXITED(status))
+			ktap("# ws-run: exit %d\n", WEXITSTATUS(status));
+		else
+			ktap("# ws-run: signal %d\n", WTERMSIG(status));
+		if (ktap_fd > STDERR_FILENO)
+			fsync(ktap_fd);
+		sync();
+		reboot(RB_AUTOBOOT);
+		for (;;)
+			pause();
+	}
 
 	n = list_tests(dir, &names);
 	diag("running %d test(s) from %s, timeout %us", n, dir, timeout);

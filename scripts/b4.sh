@@ -10,7 +10,10 @@
 # "commit" cover strategy keeps them.  b4 runs in a private worktree of the
 # tree ($WORKDIR/b4), so the user's checkout is never touched, and the prep
 # branch is made again from the series on every run: nothing in it is ever
-# the only copy of anything.
+# the only copy of anything.  An edit made there (b4 prep --edit-cover, a
+# commit amended) would be: the workspace keeps the head it made in
+# refs/workspace/b4-made/<name> and refuses to make a branch that moved
+# since again, naming what differs (prep_untouched); FORCE=1 drops it.
 #
 # Each version that make send prepares is tagged <name>-v<N> in the tree, at
 # the applied branch's head; make reroll compares the next version against
@@ -155,7 +158,16 @@ prep_git() {
 # run_b4 ARGS...: b4 in the prep worktree, offline (replies come from a
 # local mbox, never from lore), without reading a message from stdin.
 run_b4() {
-	(cd "$PREP_WT" && b4 --offline-mode --no-stdin "$@")
+	local rc=0 branch
+	(cd "$PREP_WT" && b4 --offline-mode --no-stdin "$@") || rc=$?
+	# What b4 did to the prep branch the workspace asked for (prep
+	# --auto-to-cc, trailers -u): the head is the workspace's own.
+	branch=$(prep_git symbolic-ref -q --short HEAD) || branch=""
+	if [[ $branch == b4/* ]]; then
+		git_tree update-ref "refs/workspace/b4-made/${branch#b4/}" "refs/heads/$branch" ||
+			die "could not keep the head of $branch in refs/workspace/b4-made/${branch#b4/}"
+	fi
+	return $rc
 }
 
 # prepare_prep_worktree: $WORKDIR/b4, clean and detached, whatever an
@@ -241,6 +253,30 @@ cover_with_note() {
 	echo "$dst"
 }
 
+# prep_untouched NAME: b4/NAME is missing, or as the workspace last made
+# it.  Otherwise it holds edits made outside the workspace, which making
+# it again would lose: stop, naming them, unless FORCE=1.  A branch made
+# before the workspace kept its head is taken as made.
+prep_untouched() {
+	local name=$1 cur made diff
+	cur=$(git_tree rev-parse -q --verify "refs/heads/b4/$name") || return 0
+	made=$(git_tree rev-parse -q --verify "refs/workspace/b4-made/$name") || return 0
+	[[ $cur != "$made" ]] || return 0
+	if [[ ${FORCE:-0} == 1 ]]; then
+		warn "FORCE=1: branch b4/$name held edits made outside the workspace; they are dropped (git -C $TREE reflog b4/$name keeps ${cur:0:12})"
+		return 0
+	fi
+	diff=$(git_tree range-diff --no-color "$(base_ref "$name")..$made" "$(base_ref "$name")..$cur" 2>/dev/null |
+		head -n 40) || diff="(git range-diff could not compare them)"
+	printf 'error: branch b4/%s holds edits made outside the workspace (b4 prep --edit-cover, an amended commit):\n' "$name" >&2
+	printf '  its head is %s; the workspace made %s.  What differs (git range-diff):\n' "${cur:0:12}" "${made:0:12}" >&2
+	printf '    %s\n' "${diff//$'\n'/$'\n'    }" >&2
+	printf '  The workspace makes b4/%s again from series/%s/ on every run: carry the edits there\n' "$name" "$name" >&2
+	printf '  (the cover letter into series/%s/cover-letter; a commit: edit branch %s, then make export),\n' "$name" "$name" >&2
+	printf '  then run this again; or FORCE=1 to drop them.\n' >&2
+	exit 1
+}
+
 build_prep_branch() {
 	local name=$1 rev=$2 with_notes=${3:-} base head id cover coverfile c commit notes i=0
 	local -a prefix_list patches commits
@@ -249,6 +285,7 @@ build_prep_branch() {
 	if [[ $(git_tree symbolic-ref -q HEAD || true) == "refs/heads/b4/$name" ]]; then
 		die "branch b4/$name is checked out in $TREE; the workspace makes it again on every run: check out another branch there"
 	fi
+	prep_untouched "$name"
 	make_change_id "$name"
 	id=$(change_id "$name")
 	prepare_prep_worktree
@@ -273,6 +310,8 @@ build_prep_branch() {
 		i=$((i + 1))
 	done
 	git_tree update-ref -m "workspace: b4 prep branch of $name v$rev" "refs/heads/b4/$name" "$c"
+	git_tree update-ref "refs/workspace/b4-made/$name" "$c" ||
+		die "could not keep the head of b4/$name in refs/workspace/b4-made/$name"
 	git_tree config "branch.b4/$name.b4-prep-cover-strategy" commit
 	prep_git checkout -q -f "b4/$name"
 	progress b4 "$name: prep branch b4/$name, v$rev, $(git_tree rev-list --count "$base..$head") patches on $(base_ref "$name")"

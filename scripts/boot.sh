@@ -830,4 +830,8 @@ main() {
 	esac
 }
 
-main "$@"
+# As a script, boot.sh runs; sourced (scripts/guest.sh), it lends its
+# functions.
+if [[ ${BASH_SOURCE[0]} == "$0" ]]; then
+	main "$@"
+fi

@@ -485,3 +485,26 @@ Reviewed-by: Dan Driver <dan@example.org>" ]
 		[ ! -d "$WORKDIR/outgoing/one-v1" ]
 	done
 }
+
+@test "an edit made in the prep branch b4/<name> is not lost: send refuses, naming it, and FORCE=1 drops it" {
+	SERIES=one run ws send.sh
+	[ "$status" -eq 0 ]
+	# As b4 prep --edit-cover or an amend in b4's worktree would.
+	git -C "$WORKDIR/b4" commit -q --amend -m "fixture: add doc (edited in b4/one)"
+	local before
+	before=$(checksum "$SERIES_DIR")
+	SERIES=one run ws send.sh
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ $output == *"error: branch b4/one holds edits made outside the workspace"* ]]
+	[[ $output == *"fixture: add doc (edited in b4/one)"* ]]
+	[[ $output == *"or FORCE=1 to drop them"* ]]
+	[ "$(checksum "$SERIES_DIR")" = "$before" ]
+	[ "$(tree log -1 --format=%s b4/one)" = "fixture: add doc (edited in b4/one)" ]
+	FORCE=1 SERIES=one run ws send.sh
+	[ "$status" -eq 0 ]
+	[[ $output == *"FORCE=1: branch b4/one held edits made outside the workspace; they are dropped"* ]]
+	[ "$(tree log -1 --format=%s b4/one)" = "fixture: add doc" ]
+	SERIES=one run ws send.sh
+	[ "$status" -eq 0 ]
+}

@@ -162,6 +162,13 @@ main() {
 	# guest tests as nsig's (siginfo, nsig_tty), and vstatus unchanged.
 	heads_pass_unskipped sigpwr siginfo nsig_tty vstatus selftest-tty-tty_vstatus
 	features_set
+	# make run on the real kernel: the vstatus head booted by hand, its
+	# guest test run there (a real tty round trip; it exits 0 only when
+	# every case passed), then CMD's own status, which make run returns.
+	local out
+	rc=0
+	out=$(make --no-print-directory run SERIES=vstatus CMD='/tests/vstatus >/dev/null || exit 1; exit 7' 2>&1) || rc=$?
+	((rc == 7)) || fail "make run SERIES=vstatus exited $rc, not the 7 its CMD exits with: $out"
 	echo "e2e: ok"
 }
 

@@ -701,6 +701,49 @@ boot_fixture() {
 	all_stopped "$FAKE_QEMU_PIDS"
 }
 
+@test "make run boots a commit with its guest programs, runs CMD there and exits with its status" {
+	boot_fixture ok
+	export FAKE_QEMU_ARGS=$BATS_TEST_TMPDIR/qemu-args
+	# The fake QEMU acts out init's ws.mode=run with the host's sh: the
+	# command comes from the initramfs the workspace appended to.
+	SERIES=one CMD='echo "in the guest: $((6 * 7))"; exit 3' run ws guest.sh run
+	echo "$output"
+	[ "$status" -eq 3 ]
+	[[ $output == *"in the guest: 42"* ]]
+	grep -q -- "ws.mode=run" "$FAKE_QEMU_ARGS"
+	grep -q -- "-serial stdio" "$FAKE_QEMU_ARGS"
+	grep -qx "# ws-run: exit 3" "$WORKDIR/sessions/$(tree rev-parse --short=12 one)/ktap.log"
+	# COMMIT picks the commit by its index; 0 is the base.
+	SERIES=one COMMIT=0 CMD=true run ws guest.sh run
+	[ "$status" -eq 0 ]
+	[ -d "$WORKDIR/sessions/$(tree rev-parse --short=12 linux-source)" ]
+	# Bad input is named.
+	SERIES=one COMMIT=7 CMD=true run ws guest.sh run
+	[ "$status" -ne 0 ]
+	[[ $output == *"COMMIT must be the index of a commit of one, 0 (its base) to 1 (got '7')"* ]]
+	SERIES=one run ws guest.sh run
+	[ "$status" -ne 0 ]
+	[[ $output == *"make run needs CMD="* ]]
+	SERIES=one,two CMD=true run ws guest.sh run
+	[[ $output == *"make run works on one series"* ]]
+	BOOT_ARCH=arm64 SERIES=one CMD=true run ws guest.sh run
+	[[ $output == *"boots x86-64 guests only"* ]]
+}
+
+@test "make shell gives the guest's shell the terminal, with Ctrl-A X to quit, and the boots' cache is left alone" {
+	boot_fixture ok
+	export FAKE_QEMU_ARGS=$BATS_TEST_TMPDIR/qemu-args
+	SERIES=one run ws guest.sh shell <<<'echo "shell says $((2 + 3))"; exit 0'
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ $output == *"shell says 5"* ]]
+	grep -q -- "-serial mon:stdio" "$FAKE_QEMU_ARGS"
+	grep -q -- "ws.mode=shell" "$FAKE_QEMU_ARGS"
+	# A session is no boot of the run's: no cell, no cached boot.
+	! compgen -G "$WORKDIR/report/cells/one/*/boot*"
+	[ ! -e "$WORKDIR/boot-cache" ] || [ -z "$(ls -A "$WORKDIR/boot-cache")" ]
+}
+
 @test "boot-test runs the tree's own selftests from the commits that have them" {
 	make_tarball ok
 	import_fixture
