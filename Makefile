@@ -130,7 +130,7 @@ send: deps ## make cross, then b4 prep and b4 send -o for $(SERIES): messages in
 reroll: deps ## start v<N+1> of $(SERIES): bump series/<name>/version, range-diff against v<N> under "Changes in v<N+1>"
 	@bash $(S)/reroll.sh
 
-trailers: deps ## Reviewed/Acked/Tested-by from the replies in MBOX=<file> onto $(SERIES) (b4 trailers -u), then export
+trailers: deps ## Reviewed/Acked/Tested-by from the replies in MBOX=<file> (without it, the thread of the last version sent, fetched from lore) onto $(SERIES) (b4 trailers -u), then export
 	@bash $(S)/trailers.sh
 
 # make test installs what the suite's own tests start (tests/icecc.bats):
@@ -196,7 +196,8 @@ help: ## this text
 	@echo "                architecture, stage or stage@arch (sparc64,full-build@alpha); the cover letter lists them"
 	@echo "  COMMIT        shell, run: the commit's index in SERIES, 0 (its base) to its head (default: the head)"
 	@echo "  CMD           run: the command the guest runs with /bin/busybox sh (its exit status is make run's)"
-	@echo "  MBOX          trailers: the review replies, a thread saved from lore as an mbox (gzipped or not)"
+	@echo "  MBOX          trailers: the review replies, a thread saved from lore as an mbox (gzipped or not); empty:"
+	@echo "                b4 mbox fetches the thread of the last version sent (SEND=1), or says the machine is offline"
 	@echo "  MIN_FREE_GB   free disk a run needs before it starts (12)"
 	@echo "  NO_DEPS       every target: 1 skips make deps (a machine without apt-get) ($(NO_DEPS))"
 	@echo

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# trailers.sh: make trailers SERIES=<name> MBOX=<file>.
+# trailers.sh: make trailers SERIES=<name> [MBOX=<file>].
 #
 # Takes the Reviewed-by, Acked-by and Tested-by trailers of the review
-# replies in MBOX (a thread saved from lore as an mbox, gzipped or not) and
+# replies in MBOX (a thread saved from lore as an mbox, gzipped or not;
+# without MBOX, the thread of the last version sent with make send SEND=1,
+# which b4 mbox fetches from lore by its cover letter's message-id: on a
+# machine that is offline, that says so and asks for MBOX) and
 # puts them on the commits they belong to with b4 trailers -u, on the prep
 # branch b4/<name> (scripts/b4.sh): b4 matches a reply to its patch by
 # subject, else by patch-id, and puts a reply to the cover letter on every
@@ -18,9 +21,43 @@ source "$(dirname "$0")/b4.sh"
 
 MBOX=${MBOX:-}
 
+# sent_msgid NAME: the cover letter's message-id of the last version of
+# NAME that make send SEND=1 sent (outgoing/NAME-vN/sent), and N; nothing
+# when none was.
+sent_msgid() {
+	local name=$1 v msgid
+	for ((v = $(series_version "$name"); v >= 1; v--)); do
+		msgid=$(sed -n 's/^message-id: <\(.*\)>$/\1/p' "$(outgoing_dir "$name" "$v")/sent" 2>/dev/null | head -n1)
+		if [[ -n $msgid ]]; then
+			echo "$msgid $v"
+			return 0
+		fi
+	done
+}
+
+# fetch_thread NAME: without MBOX, the thread of NAME's last sent version
+# from lore (b4 mbox, online), into $TMP/fetched.mbox; MBOX names it.
+fetch_thread() {
+	local name=$1 msgid v log
+	read -r msgid v < <(sent_msgid "$name") || true
+	[[ -n ${msgid:-} ]] ||
+		die "make trailers needs MBOX=<file> (the thread of $name with its review replies, saved from lore as an mbox): no version of $name was sent with make send SEND=1, so there is no thread to fetch"
+	log=$LOGS/trailers-$name-fetch.log
+	mkdir -p "$LOGS"
+	progress trailers "$name v$v: b4 mbox <$msgid> (the thread from lore; log: $log)"
+	if ! (cd "$TMP" && b4 --no-stdin mbox -o "$TMP" -n fetched.mbox "$msgid") >"$log" 2>&1 || [[ ! -s $TMP/fetched.mbox ]]; then
+		if grep -qE 'ConnectionError|ProxyError|Name or service not known|Temporary failure in name resolution|Network is unreachable|Connection refused|timed out' "$log"; then
+			die "offline: b4 could not reach lore for the thread of $name v$v (<$msgid>; this machine, or its proxy, has no way out: see $log). Save the thread as an mbox where you are online (lore's t.mbox.gz link) and run make trailers SERIES=$name MBOX=<file>"
+		fi
+		sed 's/^/  /' "$log" >&2
+		die "b4 mbox could not fetch the thread of $name v$v (<$msgid>; above, and in $log); make trailers MBOX=<file> takes a saved one"
+	fi
+	MBOX=$TMP/fetched.mbox
+}
+
 # readable_mbox: MBOX, checked, as a plain mbox file in $TMP.
 readable_mbox() {
-	[[ -n $MBOX ]] || die "make trailers needs MBOX=<file>: the thread of the series with its review replies, saved from lore as an mbox"
+	[[ -n $MBOX ]] || fetch_thread "$1"
 	[[ -f $MBOX && -r $MBOX ]] || die "MBOX=$MBOX: no such file"
 	if gzip -t "$MBOX" 2>/dev/null; then
 		gzip -dc "$MBOX" >"$TMP/mbox"
@@ -124,7 +161,7 @@ main() {
 	take_lock
 	new_scratch_dir
 	TMP=$SCRATCH
-	readable_mbox
+	readable_mbox "$name"
 	guard_user_checkout "$name"
 	ensure_applied "$name"
 	install_b4_config

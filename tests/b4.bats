@@ -508,3 +508,22 @@ Reviewed-by: Dan Driver <dan@example.org>" ]
 	SERIES=one run ws send.sh
 	[ "$status" -eq 0 ]
 }
+
+@test "trailers without MBOX fetches the thread of the last version sent, and says plainly when the machine is offline" {
+	local before
+	before=$(checksum "$SERIES_DIR")
+	SERIES=one run ws trailers.sh
+	[ "$status" -ne 0 ]
+	[[ $output == *"make trailers needs MBOX=<file>"*"no version of one was sent with make send SEND=1"* ]]
+	# As make send SEND=1 leaves it: the cover letter's message-id.
+	mkdir -p "$WORKDIR/outgoing/one-v1"
+	printf '%s\n' "sent: Sun, 06 Dec 2026 05:00:00 +0000" "message-id: <20261206050000.1-one-v1@example.org>" \
+		>"$WORKDIR/outgoing/one-v1/sent"
+	# No way out, whatever network this machine has: a proxy that refuses.
+	https_proxy=http://127.0.0.1:9 http_proxy=http://127.0.0.1:9 SERIES=one run ws trailers.sh
+	echo "$output"
+	[ "$status" -ne 0 ]
+	[[ $output == *"b4 mbox <20261206050000.1-one-v1@example.org>"* ]]
+	[[ $output == *"offline: b4 could not reach lore for the thread of one v1"*"make trailers SERIES=one MBOX=<file>"* ]]
+	[ "$(checksum "$SERIES_DIR")" = "$before" ]
+}
