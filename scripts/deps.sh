@@ -13,7 +13,9 @@
 # that serves the shared cache), or both for make test (WS_TEST_SUITE:
 # tests/icecc.bats starts its own scheduler, daemon and Redis server).
 # Nothing here enables or starts a service; the README ("Scaling out")
-# says what Debian's packages start by themselves.
+# says what Debian's packages start by themselves.  apt-get's own output
+# goes to $WORKDIR/logs/deps.log, one progress line here; its last lines
+# when it fails.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"
@@ -49,6 +51,18 @@ missing_packages() {
 	done
 }
 
+# apt SUDO ARGS...: apt-get ARGS, its output into $DEPS_LOG; on failure,
+# the log's last lines on stderr.
+DEPS_LOG=$LOGS/deps.log
+apt() {
+	local sudo=$1
+	shift
+	if ! $sudo apt-get "$@" >>"$DEPS_LOG" 2>&1; then
+		tail -n 15 "$DEPS_LOG" | sed 's/^/  apt-get: /' >&2
+		return 1
+	fi
+}
+
 main() {
 	if [[ ${NO_DEPS:-0} == 1 ]]; then
 		progress deps "not checked (NO_DEPS=1)"
@@ -60,14 +74,15 @@ main() {
 		progress deps "all packages are installed"
 		return 0
 	fi
-	progress deps "installing: ${missing[*]}"
-	local sudo=""
+	{ mkdir -p "$LOGS" && : >"$DEPS_LOG"; } || die "cannot write $DEPS_LOG"
+	progress deps "installing ${#missing[@]} package(s) with apt-get (its output: $DEPS_LOG): ${missing[*]}"
+	local sudo="" t0=$SECONDS
 	if ((EUID != 0)); then
 		command -v sudo >/dev/null || die "need root to install ${missing[*]} (no sudo)"
 		sudo=sudo
 	fi
 	export DEBIAN_FRONTEND=noninteractive
-	$sudo apt-get update -qq || die "apt-get update failed"
+	apt "$sudo" update -qq || die "apt-get update failed (its output: $DEPS_LOG)"
 	local p
 	local -a installable=()
 	for p in "${missing[@]}"; do
@@ -82,8 +97,9 @@ main() {
 		fi
 	done
 	((${#installable[@]})) || return 0
-	$sudo apt-get install -y -qq --no-install-recommends "${installable[@]}" ||
-		die "apt-get install failed for: ${installable[*]}"
+	apt "$sudo" install -y -qq --no-install-recommends "${installable[@]}" ||
+		die "apt-get install failed for: ${installable[*]} (its output: $DEPS_LOG)"
+	progress deps "installed ${#installable[@]} package(s) in $((SECONDS - t0))s"
 }
 
 main "$@"

@@ -143,6 +143,28 @@ import_fixture() {
 	[[ $output == *"not available"* ]]
 }
 
+@test "deps: apt-get's output goes to a log, one line here; when it fails, its last lines and the log are named" {
+	mkdir -p "$BATS_TEST_TMPDIR/bin"
+	# A machine that lacks one package, and an apt-get that talks a lot.
+	printf '#!/bin/sh\ncase "$*" in *make*) exit 1 ;; esac\necho "install ok installed"\n' >"$BATS_TEST_TMPDIR/bin/dpkg-query"
+	printf '#!/bin/sh\nexit 0\n' >"$BATS_TEST_TMPDIR/bin/apt-cache"
+	printf '#!/bin/sh\nfor i in $(seq 300); do echo "apt line $i"; done\n[ -z "$FAKE_APT_FAILS" ] || { echo "E: fixture failure"; exit 100; }\n' \
+		>"$BATS_TEST_TMPDIR/bin/apt-get"
+	printf '#!/bin/sh\nexec "$@"\n' >"$BATS_TEST_TMPDIR/bin/sudo"
+	chmod +x "$BATS_TEST_TMPDIR/bin/"*
+	PATH=$BATS_TEST_TMPDIR/bin:$PATH run ws deps.sh
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$(wc -l <<<"$output")" -le 3 ]
+	[[ $output == *"installing 1 package(s) with apt-get (its output: $WORKDIR/logs/deps.log): make"* ]]
+	[ "$(grep -c '^apt line' "$WORKDIR/logs/deps.log")" -eq 600 ]
+	FAKE_APT_FAILS=1 PATH=$BATS_TEST_TMPDIR/bin:$PATH run ws deps.sh
+	[ "$status" -ne 0 ]
+	[[ $output == *"apt-get: E: fixture failure"* ]]
+	[[ $output == *"apt-get update failed (its output: $WORKDIR/logs/deps.log)"* ]]
+	[ "$(grep -c 'apt line' <<<"$output")" -lt 20 ]
+}
+
 @test "a run refuses to start without enough free disk" {
 	MIN_FREE_GB=999999 run ws all.sh
 	[ "$status" -ne 0 ]
