@@ -677,7 +677,17 @@ head_build() {
 		progress cross "  $name: the head fails; the base first, then git bisect run"
 		checkout_xsrc "$base" || return 1
 		if ! full_build "$name" "$dir/base.log"; then
-			status=untested detail="$detail; the base $(git_tree log -1 --format=%h "$base") does not build either, so this build verified nothing: $(first_error "$dir/base.log")"
+			# Message by message: an error the base does not have is
+			# the series' own (XSRC is the same worktree for both).
+			local new
+			new=$("$DIAG_PY" new "$XSRC" "$dir/build.log" "$XSRC" "$dir/base.log") || return 1
+			new=$(grep '^error' <<<"$new" | cut -f2) || new=""
+			if [[ -n $new ]]; then
+				status=fail
+				detail="$(grep -c . <<<"$new") new error(s) against the base $(git_tree log -1 --format=%h "$base"), which does not build either: $(head -n1 <<<"$new")"
+			else
+				status=untested detail="$detail; the base $(git_tree log -1 --format=%h "$base") does not build either, with the same errors, so this build verified nothing: $(first_error "$dir/base.log")"
+			fi
 		elif bad=$(bisect_arch "$name" "$base" "$head" "$dir/bisect.log"); then
 			detail="first bad commit: [$(index_of "$series" "$bad")] ${bad:0:12}: $(first_error "$XCACHE/bisect/$name/$bad.log")"
 		else

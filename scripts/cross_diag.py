@@ -7,7 +7,10 @@ and those a commit adds against its parent (scripts/cross.sh).
         One "kind<TAB>file: message" line per diagnostic of LOG, in order:
         kind is "error", "warning" or "tool"; the file's line and column are taken
         out (so that moved code is not new) and so is SRC, the worktree the
-        build ran in.  make's own "No rule to make target" is an error of
+        build ran in.  The assembler's "FILE:LINE: Warning:" and "Error:",
+        objtool's "FILE: warning: objtool: ..." (its offsets, +0x..,
+        taken out) and modpost's "WARNING: modpost: ..." count as the
+        compiler's do.  make's own "No rule to make target" is an error of
         the target it names; an error of a tool without a line ("cc1:
         fatal error: ...") is of kind "tool": the compile could not run; make's "Error N" lines, which only repeat that
         something failed, are not listed.
@@ -29,11 +32,15 @@ import collections
 import re
 import sys
 
-LOC_RE = re.compile(r"^(\S+?):\d+(?::\d+)?: (fatal error|error|warning): (.*)$")
+LOC_RE = re.compile(r"^(\S+?):\d+(?::\d+)?: (fatal error|error|warning|Error|Warning): (.*)$")
+OBJTOOL_RE = re.compile(r"^(\S+): (error|warning): objtool: (.*)$")
+MODPOST_RE = re.compile(r"^(ERROR|WARNING): modpost: (.*)$")
+OFFSET_RE = re.compile(r"\+0x[0-9a-f]+(?:/0x[0-9a-f]+)?")
 TOOL_RE = re.compile(r"^(\S+): (fatal error|error): (.*)$")
 NORULE_RE = re.compile(r"No rule to make target '([^']+)'(?:, needed by '([^']+)')?")
 STEP_RE = re.compile(r"^  ([A-Z0-9_]+)\s+(?:\[M\]\s+)?(\S+)\s*$")
-KINDS = {"fatal error": "error", "error": "error", "warning": "warning"}
+KINDS = {"fatal error": "error", "error": "error", "warning": "warning",
+         "Error": "error", "Warning": "warning", "ERROR": "error", "WARNING": "warning"}
 
 
 def strip_src(text, src):
@@ -58,6 +65,12 @@ def diagnostics(src, path, with_objects=False):
 
 
 def diagnostic(line):
+    m = OBJTOOL_RE.match(line)
+    if m:
+        return f"{KINDS[m.group(2)]}\t{m.group(1)}: objtool: {OFFSET_RE.sub('', m.group(3))}"
+    m = MODPOST_RE.match(line)
+    if m:
+        return f"{KINDS[m.group(1)]}\tmodpost: {m.group(2)}"
     m = LOC_RE.match(line)
     if m:
         return f"{KINDS[m.group(2)]}\t{m.group(1)}: {m.group(3)}"

@@ -246,7 +246,19 @@ header_with_eight_users() {
 	SERIES=two run ws cross.sh heads
 	[ "$status" -eq 0 ]
 	awk -F'\t' '$1 == "two" && $5 == "full-build" && $10 == "fixarm"' "$WORKDIR/report/results.tsv" |
-		grep -q $'\tuntested\t.*does not build: lib/b.c: this does not build on fixarm; the base [0-9a-f]* does not build either, so this build verified nothing'
+		grep -q $'\tuntested\t.*does not build: lib/b.c: this does not build on fixarm; the base [0-9a-f]* does not build either, with the same errors, so this build verified nothing'
+}
+
+@test "cross: a head that adds an error where the base fails too fails, naming the new error" {
+	make_series one linux-source "lib/b.c:int b; /* BREAKS_FIXARM */:fixture: breaks fixarm"
+	ws apply.sh
+	make_series two one "lib/c.c:int c; /* BREAKS_FIXARM */:fixture: breaks fixarm again"
+	ws apply.sh
+	SERIES=two run ws cross.sh heads
+	echo "$output"
+	[ "$status" -ne 0 ]
+	awk -F'\t' '$1 == "two" && $5 == "full-build" && $10 == "fixarm"' "$WORKDIR/report/results.tsv" |
+		grep -q $'\tfail\t[0-9]*\t1 new error(s) against the base [0-9a-f]*, which does not build either: lib/c.c: this does not build on fixarm'
 }
 
 @test "bisect TEST=: the first commit where a guest test fails, by booting each commit" {

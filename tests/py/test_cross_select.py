@@ -62,3 +62,16 @@ def test_diag_orphans_are_the_messages_of_no_object():
     out = run(DIAG, "orphans", "/w/src", CD / "otarget.log")
     assert out == ("warning\t<stdin>: #warning syscall clone3 not implemented "
                    "[-Wcpp]\n")
+
+
+def test_diag_counts_the_assembler_objtool_and_modpost_as_the_compiler():
+    out = run(DIAG, "list", "/w/src", CD / "tools.log")
+    assert out.splitlines() == [
+        "warning\tarch/x86/entry/entry_64.S: no instruction mnemonic suffix given",
+        "error\tarch/x86/entry/entry_64.S: junk at end of line",
+        "warning\tvmlinux.o: objtool: do_signal: call to foo() leaves .noinstr.text section",
+        "warning\tmodpost: vmlinux: section mismatch in reference: foo (section: .text) -> bar (section: .init.text)",
+    ]
+    # The assembler's messages are the AS step's object's; the link's are
+    # no object's.
+    assert run(DIAG, "objects", "/w/src", CD / "tools.log") == "arch/x86/entry/entry_64.o\n"
