@@ -31,6 +31,14 @@
         this run's bench-raw.tsv: cold, unchanged (nothing built, booted or
         checked again), or "N rebuilt" (N commits of the bisect-build).
 
+  bench.py REPORT --svg
+        The history of REPORT/bench-runs.tsv drawn as an SVG figure (the
+        report's page takes it): the seconds of each run by date, on a
+        logarithmic scale, one line per kind of run (make cold, make warm
+        with nothing changed, make with commits rebuilt, make test), each
+        point titled with its figures, and the targets as dashed lines.
+        Nothing when there is no history.
+
   bench.py --pty-summary SAMPLES
         The rows of bench-pty.tsv for one series (boot.sh bench): SAMPLES
         holds "base|head bytes/s" lines; each kernel's samples, median and
@@ -47,6 +55,8 @@ each commit it built.
 
 import csv
 import datetime
+import html
+import math
 import os
 import re
 import sys
@@ -60,7 +70,8 @@ ADDITION_PHASES = ("cross.sh series", "boot.sh arch-heads", "boot.sh arch-builds
 RUNS = "bench-runs.tsv"
 RUNS_HEAD = ["date", "what", "state", "kind", "seconds", "series",
              "builds", "rebuilt", "naive"]
-# The targets of issue 14, each read from the latest matching run.
+# The targets of the speed issue (30; 14 before it), each read from the
+# latest matching run.
 TARGETS = (
     ("cold make, every series, all default stages", "make",
      lambda r: r["kind"] == "cold" and r["series"] == "all", 45 * 60,
@@ -69,13 +80,13 @@ TARGETS = (
      lambda r: r["kind"] == "cold", 75 * 60,
      "make test with WORKDIR and CCACHE_DIR empty"),
     ("warm make, nothing changed", "make",
-     lambda r: r["kind"] == "unchanged" and r["series"] == "all", 60,
+     lambda r: r["kind"] == "unchanged" and r["series"] == "all", 15,
      "make twice"),
     ("one patch edited, make SERIES=<its series>", "make",
-     lambda r: r["kind"] == "1 rebuilt" and r["series"] != "all", 4 * 60,
+     lambda r: r["kind"] == "1 rebuilt" and r["series"] != "all", 2 * 60,
      "edit the last patch of nsig, make SERIES=nsig"),
     ("checks of one commit, warm", "checks",
-     lambda r: True, 30,
+     lambda r: True, 15,
      "make bench (its two-file commit)"),
 )
 
@@ -316,6 +327,67 @@ def print_memory(path):
         print(f"  {row[0]:<12} {row[1]:<16} {row[2]:>6} {row[3]:>6} {change:>7}")
 
 
+SVG_KINDS = (  # label, colour, which runs
+    ("make, cold", "#c0392b", lambda r: r["what"] == "make" and r["kind"] == "cold"),
+    ("make, nothing changed", "#27ae60", lambda r: r["what"] == "make" and r["kind"] == "unchanged"),
+    ("make, commits rebuilt", "#2980b9", lambda r: r["what"] == "make" and r["kind"].endswith("rebuilt")),
+    ("make test", "#8e44ad", lambda r: r["what"] == "make-test"),
+)
+
+
+def svg_history(report, width=720, height=300):
+    """bench-runs.tsv as an SVG figure, or "" without runs."""
+    rows = read_tsv(os.path.join(report, RUNS))
+    runs = [dict(zip(RUNS_HEAD, r + [""] * (len(RUNS_HEAD) - len(r)))) for r in rows[1:]]
+    runs = [r for r in runs if (seconds(r["seconds"]) or 0) > 0]
+    if not runs:
+        return ""
+    left, right, top, bottom = 60, 170, 20, 40
+    w, h = width - left - right, height - top - bottom
+    lo = math.log10(min(min(seconds(r["seconds"]) for r in runs), 10))
+    hi = math.log10(max(max(seconds(r["seconds"]) for r in runs), 45 * 60) * 1.2)
+    n = len(runs)
+
+    def x(i):
+        return left + (w * i / (n - 1) if n > 1 else w / 2)
+
+    def y(secs):
+        return top + h - h * (math.log10(secs) - lo) / (hi - lo)
+
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+           f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="11">',
+           f'<rect x="{left}" y="{top}" width="{w}" height="{h}" fill="none" stroke="#999"/>']
+    for secs, label in ((10, "10 s"), (60, "1 min"), (600, "10 min"), (3600, "1 h")):
+        if lo <= math.log10(secs) <= hi:
+            out.append(f'<line x1="{left}" x2="{left + w}" y1="{y(secs):.1f}" y2="{y(secs):.1f}" stroke="#eee"/>'
+                       f'<text x="{left - 6}" y="{y(secs) + 4:.1f}" text-anchor="end">{label}</text>')
+    for label, secs in (("cold target 45 min", 45 * 60), ("warm target 15 s", 15)):
+        if lo <= math.log10(secs) <= hi:
+            out.append(f'<line x1="{left}" x2="{left + w}" y1="{y(secs):.1f}" y2="{y(secs):.1f}" '
+                       f'stroke="#777" stroke-dasharray="4 3"/><text x="{left + w + 6}" '
+                       f'y="{y(secs) + 4:.1f}" fill="#555">{label}</text>')
+    legend = 0
+    for label, colour, match in SVG_KINDS:
+        points = [(i, r) for i, r in enumerate(runs) if match(r)]
+        if not points:
+            continue
+        path = " ".join(f"{x(i):.1f},{y(seconds(r['seconds'])):.1f}" for i, r in points)
+        out.append(f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="1.5"/>')
+        for i, r in points:
+            tip = html.escape(f"{r['date']}: {r['what']} {r['kind']}, {mmss(seconds(r['seconds']))}, "
+                              f"series {r['series']}")
+            out.append(f'<circle cx="{x(i):.1f}" cy="{y(seconds(r["seconds"])):.1f}" r="3" '
+                       f'fill="{colour}"><title>{tip}</title></circle>')
+        out.append(f'<text x="{left + w + 6}" y="{top + 14 + 16 * legend}" fill="{colour}">{label}</text>')
+        legend += 1
+    first, last = html.escape(runs[0]["date"]), html.escape(runs[-1]["date"])
+    out.append(f'<text x="{left}" y="{height - 12}">{first}</text>'
+               f'<text x="{left + w}" y="{height - 12}" text-anchor="end">{last}</text>'
+               f'<text x="{left + w / 2:.0f}" y="{height - 12}" text-anchor="middle">'
+               f"{n} runs (bench-runs.tsv)</text></svg>")
+    return "\n".join(out) + "\n"
+
+
 def usage():
     print(__doc__.strip().split("\n\n")[1], file=sys.stderr)
     return 2
@@ -356,6 +428,9 @@ def pty_summary(path):
 def main(argv):
     if len(argv) == 2 and argv[0] == "--pty-summary":
         return pty_summary(argv[1])
+    if len(argv) == 2 and argv[1] == "--svg":
+        sys.stdout.write(svg_history(argv[0]))
+        return 0
     if len(argv) >= 2 and argv[1] == "--record":
         if len(argv) != 6 or seconds(argv[3]) is None or argv[4] not in ("cold", "warm"):
             return usage()

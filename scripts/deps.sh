@@ -33,6 +33,8 @@ packages() {
 	PKGS
 	awk -F'\t' '!/^#/ && NF >= 6 && $4 != "-" { print $4 }' "$WS_ROOT/scripts/arches" | sort -u
 	scale_out_packages
+	# make test renders the report's page (tests/e2e.sh).
+	[[ ${WS_TEST_SUITE:-0} != 1 ]] || echo chromium
 }
 
 # scale_out_packages: icecc and redis-server, when this run or the test

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """designs.py: guest tests case by case at each series head, side by side.
 
-  designs.py RESULTS TESTS text|md
+  designs.py RESULTS TESTS text|md|html
         For each series of RESULTS (a results.tsv) whose head (its commit
         of highest index) has a boot row (stage "boot", the smoke boot),
         reads that boot's ktap.log (the row's log directory; a relative
@@ -17,12 +17,14 @@
         designs (nsig's 65th signal, sigpwr's SIGPWR) are read side by
         side, with the same programs.  Prints nothing when no head ran
         any of TESTS; a head without a ktap.log, or whose log has none of
-        TESTS, has no column.  Exits 0, or 2 on a usage error or a
-        results file it cannot read.
+        TESTS, has no column.  html is the same as a fragment of the
+        report's page (matrix.py html takes it).  Exits 0, or 2 on a usage
+        error or a results file it cannot read.
 
 The data is handled byte for byte (read and written as Latin-1).
 """
 
+import html
 import pathlib
 import re
 import sys
@@ -146,8 +148,26 @@ def render(tables, commits, md):
     return "".join(out)
 
 
+def render_html(tables, commits):
+    out = []
+    for test, rows, headers, ran in tables:
+        out.append(f"<h2>{html.escape(test)} at the series heads, case by case</h2>\n"
+                   "<table><tr><th>#</th><th>case</th>"
+                   + "".join(f"<th>{html.escape(s)} <code>{html.escape(commits[s])}</code></th>" for s in ran)
+                   + "</tr>")
+        for n, label, cells in rows:
+            out.append(f"<tr><td>{n}</td><td>{html.escape(label)}</td>"
+                       + "".join(f'<td class="{ {"pass": "pass", "SKIP": "skip", "FAIL": "fail"}.get(c, "")}">'
+                                 f"{html.escape(c)}</td>" for c in cells) + "</tr>")
+        out.append("</table>")
+        if headers:
+            out.append("<ul>" + "".join(f"<li>{html.escape(s)}: {html.escape(h)}</li>" for s, h in headers)
+                       + "</ul>")
+    return "\n".join(out) + ("\n" if out else "")
+
+
 def main(argv):
-    if len(argv) != 3 or argv[2] not in ("text", "md") or not argv[1]:
+    if len(argv) != 3 or argv[2] not in ("text", "md", "html") or not argv[1]:
         print(__doc__.strip().split("\n\n")[1].splitlines()[0].strip(), file=sys.stderr)
         return 2
     results = pathlib.Path(argv[0])
@@ -159,7 +179,11 @@ def main(argv):
         print(f"designs.py: {e.filename}: {e.strerror}", file=sys.stderr)
         return 2
     commits = {s: c for s, c, _ in series_heads}
-    sys.stdout.buffer.write(render(tables, commits, argv[2] == "md").encode("latin-1"))
+    if argv[2] == "html":
+        text = render_html(tables, commits)
+    else:
+        text = render(tables, commits, argv[2] == "md")
+    sys.stdout.buffer.write(text.encode("latin-1"))
     sys.stdout.flush()
     return 0
 

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """matrix.py: the matrix of a run, commits by stages, from results.tsv.
 
-  matrix.py RESULTS ARCHES text|md|html
+  matrix.py RESULTS ARCHES text|md|html [FRAGMENT...]
         Prints the matrix of RESULTS (a run's report directory, whose
         cells scripts/cells.py reads, or a results.tsv) as text for the
         terminal or as Markdown for summary.md: per series, one row per
@@ -23,15 +23,24 @@
         report/index.html): each cell coloured by its status, its detail
         on hover, and a link to its log (relative to the page when the log
         is in the same WORKDIR, so that the directory can be served or
-        copied whole); the failures and warnings below, each linked.
+        copied whole); the failures and warnings below, each linked; then
+        each FRAGMENT file (HTML the workspace's own tools wrote: the
+        designs' tables, the bench history), as it is.
+  matrix.py --check-links PAGE
+        Every link of PAGE (an index.html) that is a path or a file: URL
+        resolves to a file or directory; prints each one that does not and
+        exits 1 if there is one.
 
 The data is handled byte for byte (read and written as Latin-1), so the
 widths count bytes.
 """
 
 import html
+import html.parser
 import os
+import re
 import sys
+import urllib.parse
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -273,9 +282,10 @@ def td(label, detail, log, base):
     return f'<td class="{cls}"{title}>{link(log, base, label) if label else ""}</td>'
 
 
-def render_html(m, stages, archs, base):
+def render_html(m, stages, archs, base, fragments=()):
     """The page: per series, the commits by stages and the architectures
-    by commit, then the notes; each cell linked to its log."""
+    by commit, then the notes; each cell linked to its log; then the
+    FRAGMENTS' HTML."""
     xarch = [a for a in archs if a in m.xseen] + [a for a in m.xseen if a not in archs]
     out = ['<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">',
            "<title>vstatus workspace: results</title>",
@@ -313,12 +323,45 @@ def render_html(m, stages, archs, base):
             out.append(f"<li>{html.escape(note)}" + (f" ({link(first, base, 'log')}{html.escape(more)})"
                                                       if first else "") + "</li>")
         out.append("</ul>")
+    out.extend(fragments)
     out.append("</body></html>\n")
     return "\n".join(out)
 
 
+class Links(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.hrefs = []
+
+    def handle_starttag(self, tag, attrs):
+        self.hrefs += [v for k, v in attrs if k == "href" and v]
+
+
+def check_links(page):
+    """The links of PAGE that do not resolve (paths and file: URLs)."""
+    parser = Links()
+    with open(page, encoding="utf-8", errors="replace") as f:
+        parser.feed(f.read())
+    bad = []
+    for href in parser.hrefs:
+        if href.startswith("file://"):
+            path = urllib.parse.unquote(href[len("file://"):])
+        elif re.match(r"^[a-z][a-z0-9+.-]*:", href) or href.startswith("#"):
+            continue
+        else:
+            path = os.path.join(os.path.dirname(os.path.abspath(page)), urllib.parse.unquote(href))
+        if not os.path.exists(path):
+            bad.append(href)
+    return bad
+
+
 def main(argv):
-    if len(argv) != 3 or argv[2] not in ("text", "md", "html"):
+    if len(argv) == 2 and argv[0] == "--check-links":
+        bad = check_links(argv[1])
+        for href in bad:
+            print(f"matrix.py: {argv[1]}: a link that leads nowhere: {href}")
+        return 1 if bad else 0
+    if len(argv) < 3 or argv[2] not in ("text", "md", "html") or (len(argv) > 3 and argv[2] != "html"):
         print(__doc__.strip().split("\n\n")[1].splitlines()[0].strip(), file=sys.stderr)
         return 2
     try:
@@ -335,7 +378,11 @@ def main(argv):
         # Links relative to the page, which make writes in the report
         # directory (or beside the results.tsv given).
         base = argv[0] if os.path.isdir(argv[0]) else os.path.dirname(os.path.abspath(argv[0]))
-        text = render_html(m, stages_present(rows), archs, os.path.abspath(base))
+        fragments = []
+        for path in argv[3:]:
+            with open(path, encoding="latin-1") as f:
+                fragments.append(f.read())
+        text = render_html(m, stages_present(rows), archs, os.path.abspath(base), fragments)
     else:
         text = render(m, stages_present(rows), archs, argv[2] == "md")
     try:

@@ -24,11 +24,18 @@ render() {
 	return $rc
 }
 
-# page: the matrix as a page to look at, $REPORT/index.html (written
-# beside its name, then renamed: never half a page).
+# page: the matrix as a page to look at, $REPORT/index.html, with the
+# designs' tables and the run history (bench-runs.tsv, drawn by bench.py);
+# written beside its name, then renamed: never half a page.
 page() {
-	local rc=0 new=$REPORT/index.html.new
-	"$WS_ROOT/scripts/matrix.py" "$REPORT" "$WS_ROOT/scripts/arches" html >"$new" || rc=$?
+	local rc=0 new=$REPORT/index.html.new designs=$REPORT/.designs.html history=$REPORT/.history.html
+	designs html >"$designs" || die "could not write $designs (is the disk full?)"
+	{
+		echo "<h2>Run history</h2>"
+		"$WS_ROOT/scripts/bench.py" "$REPORT" --svg
+	} >"$history" || die "scripts/bench.py could not draw $REPORT/bench-runs.tsv into $history"
+	"$WS_ROOT/scripts/matrix.py" "$REPORT" "$WS_ROOT/scripts/arches" html "$designs" "$history" >"$new" || rc=$?
+	rm -f "$designs" "$history"
 	if ((rc > 1)) || ! mv "$new" "$REPORT/index.html"; then
 		rm -f "$new"
 		die "could not write $REPORT/index.html (scripts/matrix.py exit $rc; is the disk full?)"
@@ -38,7 +45,7 @@ page() {
 # The guest tests that designs.py sets side by side, by KTAP name.
 DESIGN_TESTS=siginfo,nsig_tty
 
-# designs FORMAT: designs.py's tables in FORMAT ("text" or "md").
+# designs FORMAT: designs.py's tables in FORMAT ("text", "md" or "html").
 designs() {
 	"$WS_ROOT/scripts/designs.py" "$RESULTS" "$DESIGN_TESTS" "$1" ||
 		die "scripts/designs.py could not read $RESULTS or a head's ktap.log"

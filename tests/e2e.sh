@@ -16,7 +16,10 @@
 #   - the sigpwr head's boots passed siginfo and nsig_tty (^T's SIGINFO,
 #     which is SIGPWR there) and vstatus's tests, with no case skipped;
 #   - every option of qemu/configs/features.config is set at some head;
-#   - results.tsv, summary.md and bench.tsv exist.
+#   - results.tsv, summary.md and bench.tsv exist, and so does index.html,
+#     every link of which leads to a file; headless Chromium (Debian's,
+#     which make test installs) renders it into report/index.png;
+#   - make run on the vstatus head returns its command's status.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -86,6 +89,22 @@ features_set() {
 		done
 		((found)) || fail "qemu/configs/features.config: '${opts[*]}' is on at no series head"
 	done < <(sed 's/#.*//' qemu/configs/features.config)
+}
+
+# page: the report's page is there, every link of it leads to a file, and
+# Chromium renders it (a screenshot kept beside it).
+page() {
+	local html=$WORKDIR/report/index.html png=$WORKDIR/report/index.png
+	[[ -s $html ]] || fail "no $html"
+	grep -q '<h2>siginfo at the series heads' "$html" || fail "$html has no designs table"
+	grep -q '<svg ' "$html" || fail "$html has no run history"
+	scripts/matrix.py --check-links "$html" || fail "$html has links that lead nowhere (above)"
+	command -v chromium >/dev/null || fail "no chromium: make test installs it (scripts/deps.sh)"
+	rm -f "$png"
+	timeout 120 chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1400,1000 \
+		--screenshot="$png" "file://$html" >"$WORKDIR/logs/chromium.log" 2>&1 ||
+		fail "headless chromium could not render $html (see $WORKDIR/logs/chromium.log)"
+	[[ -s $png ]] || fail "headless chromium left no screenshot $png"
 }
 
 main() {
@@ -169,6 +188,7 @@ main() {
 	rc=0
 	out=$(make --no-print-directory run SERIES=vstatus CMD='/tests/vstatus >/dev/null || exit 1; exit 7' 2>&1) || rc=$?
 	((rc == 7)) || fail "make run SERIES=vstatus exited $rc, not the 7 its CMD exits with: $out"
+	page
 	echo "e2e: ok"
 }
 

@@ -159,3 +159,21 @@ def test_bench_without_struct_sizes_prints_no_memory_table(tmp_path):
     out = subprocess.run([str(TOOL), str(tmp_path)], check=True,
                          capture_output=True, text=True).stdout
     assert "memory: " not in out
+
+
+def test_svg_draws_each_kind_of_run_with_its_figures_and_nothing_without_history(tmp_path):
+    res = subprocess.run([str(TOOL), str(tmp_path), "--svg"], capture_output=True, text=True)
+    assert res.returncode == 0 and res.stdout == ""
+    (tmp_path / "bench-runs.tsv").write_text(
+        "date\twhat\tstate\tkind\tseconds\tseries\tbuilds\trebuilt\tnaive\n"
+        "2026-12-06 03:42\tmake\tcold\tcold\t5700\tall\t29\t29\t\n"
+        "2026-12-06 04:01\tmake\twarm\tunchanged\t97\tall\t29\t0\t\n"
+        "2026-12-06 05:18\tmake\twarm\tunchanged\t42\tall\t29\t0\t\n"
+        "2026-12-06 05:30\tmake-test\twarm\tunchanged\t1300\tall\t29\t0\t\n")
+    svg = subprocess.run([str(TOOL), str(tmp_path), "--svg"], capture_output=True, text=True).stdout
+    assert svg.startswith("<svg ") and svg.rstrip().endswith("</svg>")
+    assert svg.count("<circle") == 4
+    assert "<title>2026-12-06 05:18: make unchanged, 0:42, series all</title>" in svg
+    assert ">make, cold<" in svg and ">make, nothing changed<" in svg and ">make test<" in svg
+    assert ">make, commits rebuilt<" not in svg
+    assert "cold target 45 min" in svg and "warm target 15 s" in svg

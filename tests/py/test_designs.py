@@ -50,3 +50,9 @@ def test_usage_and_a_missing_results_file_exit_2():
     res = run(FIX / "nonexistent.tsv", TESTS, "text")
     assert res.returncode == 2
     assert b"nonexistent.tsv" in res.stderr
+
+
+def test_html_is_the_golden_one():
+    res = run(FIX / "results.tsv", TESTS, "html")
+    assert res.returncode == 0
+    assert res.stdout == (FIX / "expected.html").read_bytes()

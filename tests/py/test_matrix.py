@@ -89,3 +89,29 @@ def test_html_page_links_a_log_of_the_same_workdir_relative_to_the_page_and_esca
     assert "<script>" not in page and "&lt;script&gt;alert(1)&lt;/script&gt; &amp; more" in page
     assert 'title="the &quot;guest&quot; said &lt;b&gt;"' in page
     assert '<td class="fail"' in page
+
+
+def test_html_page_carries_the_fragments_it_is_given_after_the_matrix(tmp_path):
+    frag = tmp_path / "designs.html"
+    frag.write_text("<h2>siginfo at the series heads</h2>\n")
+    res = run(FIX / "results.tsv", FIX / "arches", "html", frag)
+    page = res.stdout.decode("latin-1")
+    assert page.index("Failures and warnings") < page.index("<h2>siginfo at the series heads</h2>")
+    assert page.rstrip().endswith("</body></html>")
+
+
+def test_check_links_names_each_link_that_leads_nowhere(tmp_path):
+    (tmp_path / "logs").mkdir()
+    (tmp_path / "logs" / "there.log").write_text("x\n")
+    page = tmp_path / "report" / "index.html"
+    page.parent.mkdir()
+    page.write_text('<a href="../logs/there.log">a</a> <a href="../logs/gone.log">b</a>'
+                    f' <a href="file://{tmp_path}/logs">c</a> <a href="file://{tmp_path}/nope">d</a>'
+                    ' <a href="https://example.org/">e</a> <a href="#top">f</a>\n')
+    res = run("--check-links", page)
+    assert res.returncode == 1
+    assert res.stdout.decode().splitlines() == [
+        f"matrix.py: {page}: a link that leads nowhere: ../logs/gone.log",
+        f"matrix.py: {page}: a link that leads nowhere: file://{tmp_path}/nope"]
+    page.write_text('<a href="../logs/there.log">a</a>\n')
+    assert run("--check-links", page).returncode == 0
