@@ -121,11 +121,14 @@ endif
 MBOX ?=
 ACCEPT_UNTESTED ?=
 export SEND MBOX ACCEPT_UNTESTED
-.PHONY: send reroll trailers
+.PHONY: send reroll trailers covers
 
 send: deps ## make cross, then b4 prep and b4 send -o for $(SERIES): messages in $(WORKDIR)/outgoing/<name>-v<N>/, listed; SEND=1 sends them if the last make verified every cell of the series (or ACCEPT_UNTESTED names it)
 	@bash $(S)/cross.sh heads || { echo "make send: a series head does not build on every architecture (make cross above); fix it first" >&2; exit 1; }
 	@bash $(S)/send.sh
+
+covers: ## write each $(SERIES)' cover letter's results block from the last make (series/<name>/cover-letter; make send SEND=1 asks for one of the branch's head)
+	@bash $(S)/covers.sh
 
 reroll: deps ## start v<N+1> of $(SERIES): bump series/<name>/version, range-diff against v<N> under "Changes in v<N+1>"
 	@bash $(S)/reroll.sh

@@ -170,6 +170,25 @@ check_verified() {
 	warn "make send SEND=1 will refuse this: $why"
 }
 
+# check_cover_results NAME: the cover letter's results block (make covers,
+# scripts/covers.py) is of the branch's head: no figure in the cover is
+# older than the commits.  SEND=1 refuses a cover without one or with
+# another head's; without SEND=1 it is a warning.
+check_cover_results() {
+	local name=$1 head said why=""
+	head=$(git_tree rev-parse --verify "refs/heads/$name^{commit}")
+	said=$("$WS_ROOT/scripts/covers.py" head "$SERIES_DIR/$name/cover-letter") ||
+		die "could not read series/$name/cover-letter"
+	if [[ -z $said ]]; then
+		why="series/$name/cover-letter has no results block: run 'make covers SERIES=$name' after make"
+	elif [[ $said != "${head:0:12}" ]]; then
+		why="the results block of series/$name/cover-letter is of $said, not of the branch's head ${head:0:12}: run make, then 'make covers SERIES=$name'"
+	fi
+	[[ -n $why ]] || return 0
+	[[ $SEND != 1 ]] || die "SEND=1, but $why. Nothing was sent."
+	warn "make send SEND=1 will refuse this: $why"
+}
+
 # add_recipients: b4 prep --auto-to-cc: get_maintainer.pl's addresses for
 # every patch, added to the cover letter's own To:/Cc: lines.
 add_recipients() {
@@ -256,6 +275,7 @@ main() {
 	ensure_applied "$name"
 	check_identity "$name"
 	check_verified "$name"
+	check_cover_results "$name"
 	refresh_changelog "$name" "$rev"
 	build_prep_branch "$name" "$rev" notes
 	add_recipients "$name"

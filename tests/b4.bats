@@ -527,3 +527,38 @@ Reviewed-by: Dan Driver <dan@example.org>" ]
 	[[ $output == *"offline: b4 could not reach lore for the thread of one v1"*"make trailers SERIES=one MBOX=<file>"* ]]
 	[ "$(checksum "$SERIES_DIR")" = "$before" ]
 }
+
+@test "make covers writes the results block from the run, before the To:/Cc: lines; make send refuses a cover of another head" {
+	local cover=$SERIES_DIR/one/cover-letter head
+	head=$(tree rev-parse --short=12 one)
+	# verified (setup_file) ran make covers once.
+	[ "$(grep -c "^\[results of the workspace's run: make covers writes this block; do not edit it\]$" "$cover")" -eq 1 ]
+	grep -qx "Head $head, as the workspace's last run verified it:" "$cover"
+	grep -qx '  1/3 x86-64 build: pass; compiled for other architectures: pass x86_64;' "$cover"
+	# Before the closing To:/Cc: lines, the text above it kept.
+	[ "$(sed -n 1p "$cover")" = "fixture: one series" ]
+	[ "$(grep -n '^\[end of results\]$' "$cover" | cut -d: -f1)" -lt "$(grep -n '^To: Tom' "$cover" | cut -d: -f1)" ]
+	SERIES=one run ws covers.sh
+	[ "$status" -eq 0 ]
+	[[ $output == *"one: the results block is already the run's"* ]]
+	# A run that did not verify every cell of the branch: covers refuses,
+	# naming it, and leaves series/ as it was.
+	local before
+	before=$(checksum "$SERIES_DIR")
+	mv "$WORKDIR/report/cells/one" "$BATS_TEST_TMPDIR/cells-one"
+	SERIES=one run ws covers.sh
+	[ "$status" -ne 0 ]
+	[[ $output == *"series/one/cover-letter: "*" planned cell(s) of one never came"*"run make first"* ]]
+	[ "$(checksum "$SERIES_DIR")" = "$before" ]
+	mv "$BATS_TEST_TMPDIR/cells-one" "$WORKDIR/report/cells/one"
+	# A block of another head: the dry run says SEND=1 will refuse it.
+	sed -i "s/^Head $head, /Head 0123456789ab, /" "$cover"
+	SERIES=one run ws send.sh
+	[ "$status" -eq 0 ]
+	[[ $output == *"make send SEND=1 will refuse this: the results block of series/one/cover-letter is of 0123456789ab, not of the branch's head $head"* ]]
+	SERIES=one run ws covers.sh
+	[ "$status" -eq 0 ]
+	grep -qx "Head $head, as the workspace's last run verified it:" "$cover"
+	SERIES=one run ws send.sh
+	[[ $output != *"will refuse this"* ]]
+}

@@ -105,8 +105,15 @@ make_series() {
 
 # verified SERIES: as if the last make had verified SERIES as its branch is
 # now: its plan (no checks, no debug or arm64 boot) and every planned cell
-# passed, which make send SEND=1 asks for (scripts/cells.py gate).
+# passed, which make send SEND=1 asks for (scripts/cells.py gate); then
+# make covers, whose results block in the cover letter SEND=1 asks for too.
 verified() {
+	verified_cells "$1"
+	SERIES=$1 bash "$WS/scripts/covers.sh" >/dev/null
+}
+
+# verified_cells SERIES: verified, without make covers.
+verified_cells() {
 	WS=$WS bash -c '
 		source "$WS/scripts/lib.sh"
 		series_commits "$1" | cells plan "$1" "" 0 0

@@ -1,0 +1,195 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""covers.py: the results block of a cover letter, written from the run.
+
+  covers.py write REPORT SERIES HEAD COVER
+        Prints COVER (series/SERIES/cover-letter) with its results block
+        made again from the cells of REPORT (scripts/cells.py): what the
+        last run verified of each commit of SERIES, whose branch head is
+        HEAD.  The block is the text between a line
+        "[results of the workspace's run: make covers writes this block; do not edit it]"
+        and a line "[end of results]"; a cover without one gets it before
+        its closing To:/Cc: lines.  Exits 1, saying why, when the run did
+        not verify HEAD (no cell of it, or a planned cell no stage decided:
+        run make first).
+  covers.py head COVER
+        The head the block of COVER was written for ("" when there is no
+        block): make send refuses a cover whose block is not of the
+        branch's head.
+
+Per commit, the block says: the checks (how many passed, and each that
+warned, failed or verified nothing, by name), the x86-64 build, the
+architectures the commit's objects were compiled on (by status), and the
+boot's KTAP counts; at the head, the debug and arm64 boots and the full
+builds; then every cell that failed or verified nothing, with its detail.
+No figure in it is typed by hand.
+"""
+
+import os
+import re
+import sys
+import textwrap
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cells  # noqa: E402
+from cells import Status  # noqa: E402
+
+BEGIN = "[results of the workspace's run: make covers writes this block; do not edit it]"
+END = "[end of results]"
+NOT_CHECKS = {"apply", "build", "cross", "full-build", "boot", "boot-debug", "build-arm64", "boot-arm64"}
+
+
+class NotVerified(Exception):
+    pass
+
+
+def plain(detail):
+    """A cell's detail without what says it came from a cache."""
+    return re.sub(r"(,? \(cached\)|, cached)$", "", detail.strip())
+
+
+def counts(detail):
+    """The KTAP counts of a boot's detail ("pass: 65 passed, 42 skipped;
+    kunit: ..."), without the status word."""
+    return re.sub(r"^(pass|fail|warn): ", "", plain(detail))
+
+
+def wrap(text, indent, hang="  "):
+    return textwrap.fill(text, width=72, initial_indent=indent,
+                         subsequent_indent=indent + hang, break_on_hyphens=False)
+
+
+def commit_lines(index, n, mine):
+    """The lines of one commit (not the base): checks, build, cross, boot."""
+    checks = [c for c in mine if c.stage not in NOT_CHECKS]
+    said = []
+    if checks:
+        good = sum(c.status == Status.PASS for c in checks)
+        other = [f"{c.stage} {c.status.value}" for c in sorted(checks, key=lambda c: c.stage)
+                 if c.status != Status.PASS]
+        said.append(f"checks: {good} of {len(checks)} pass" + (f" ({', '.join(other)})" if other else ""))
+    for c in mine:
+        if c.stage == "build":
+            said.append(f"x86-64 build: {c.status.value}")
+    cross = [c for c in mine if c.stage == "cross" and c.arch]
+    if cross:
+        by = {}
+        for c in cross:
+            word = ("not covered" if c.status == Status.SKIP and c.detail.startswith("not covered")
+                    else c.status.value)
+            by.setdefault(word, []).append(c.arch)
+        said.append("compiled for other architectures: "
+                    + "; ".join(f"{w} {' '.join(a)}" for w, a in by.items()))
+    elif any(c.stage == "cross" for c in mine):
+        said.append("nothing to compile for other architectures")
+    for c in mine:
+        if c.stage == "boot":
+            said.append(f"x86-64 boot: {c.status.value}, {counts(c.detail)}")
+    return wrap(f"{index}/{n} " + "; ".join(said) + ".", "  ")
+
+
+def block(report, series, head):
+    """The results block of SERIES at HEAD, as a list of lines."""
+    mine = [c for c in cells.load(report) if c.series == series]
+    if not mine:
+        raise NotVerified(f"the run has no cell of {series}: run make first")
+    top = max(c.index for c in mine)
+    heads = {c.commit for c in mine if c.index == top and c.commit not in ("", "-")}
+    if heads != {head}:
+        raise NotVerified(f"the run's cells of {series} are of the head {', '.join(sorted(heads))[:12]}, "
+                          f"not of the branch's {head[:12]}: run make first")
+    missing = [c for c in mine if c.missing]
+    if missing:
+        raise NotVerified(f"{len(missing)} planned cell(s) of {series} never came "
+                          f"(the first: {missing[0].index} {missing[0].stage}): run make first")
+    lines = [BEGIN, f"Head {head[:12]}, as the workspace's last run verified it:",
+             wrap("each commit checked, built, compiled for the architectures it "
+                  "touches and booted in QEMU (x86-64, smoke config):", "", "")]
+    lines.append("")
+    for index in range(1, top + 1):
+        lines.append(commit_lines(index, top, [c for c in mine if c.index == index]))
+    at_head = [c for c in mine if c.index == top]
+    extra = []
+    for c in at_head:
+        if c.stage == "boot-debug":
+            extra.append(f"debug config (KASAN, UBSAN, lockdep) boot: {c.status.value}, {counts(c.detail)}")
+        elif c.stage == "boot-arm64":
+            extra.append(f"arm64 boot: {c.status.value}, {counts(c.detail)}")
+    full = [c for c in at_head if c.stage == "full-build"]
+    if full:
+        extra.append("full kernel builds: " + ", ".join(f"{c.arch} {c.status.value}" for c in full))
+    if extra:
+        lines.append("")
+        lines.append(wrap("At the head: " + "; ".join(extra) + ".", "", ""))
+    bad = [c for c in mine if c.status in (Status.FAIL, Status.UNTESTED)]
+    if bad:
+        lines.append("")
+        lines.append("Cells that failed or verified nothing:")
+        for c in bad:
+            where = f"{c.stage}{'@' + c.arch if c.arch and c.stage in ('cross', 'full-build') else ''}"
+            lines.append(wrap(f"{c.index}/{top} {where}: {c.status.value}: {plain(c.detail)}", "  "))
+    lines.append(END)
+    return lines
+
+
+def replace_block(text, new):
+    """TEXT with its block replaced by NEW (lines), or NEW put before the
+    closing To:/Cc: lines (or at the end) when there is none."""
+    lines = text.splitlines()
+    if BEGIN in lines:
+        start = lines.index(BEGIN)
+        if END not in lines[start:]:
+            raise ValueError(f"the results block has no closing line {END!r}")
+        end = lines.index(END, start)
+        lines[start:end + 1] = new
+        return "\n".join(lines) + "\n"
+    first = len(lines)
+    while first > 0 and (lines[first - 1] == "" or re.match(r"^(To|Cc): ", lines[first - 1])):
+        first -= 1
+    if first < len(lines) and not any(re.match(r"^(To|Cc): ", line) for line in lines[first:]):
+        first = len(lines)
+    head = lines[:first]
+    while head and head[-1] == "":
+        head.pop()
+    tail = [line for line in lines[first:]]
+    while tail and tail[0] == "":
+        tail.pop(0)
+    out = head + [""] + new + ([""] + tail if tail else [])
+    return "\n".join(out) + "\n"
+
+
+def block_head(text):
+    m = re.search(r"^Head ([0-9a-f]{12}), as the workspace's last run verified it:$",
+                  text.split(BEGIN, 1)[1] if BEGIN in text else "", re.M)
+    return m.group(1) if m else ""
+
+
+def main(argv):
+    if len(argv) == 5 and argv[0] == "write":
+        report, series, head, cover = argv[1:]
+        try:
+            with open(cover, encoding="utf-8") as f:
+                text = f.read()
+            sys.stdout.write(replace_block(text, block(report, series, head)))
+        except (NotVerified, ValueError) as e:
+            print(f"covers.py: series/{series}/cover-letter: {e}", file=sys.stderr)
+            return 1
+        except OSError as e:
+            print(f"covers.py: {e.filename}: {e.strerror}", file=sys.stderr)
+            return 1
+        return 0
+    if len(argv) == 2 and argv[0] == "head":
+        try:
+            with open(argv[1], encoding="utf-8") as f:
+                print(block_head(f.read()))
+        except OSError as e:
+            print(f"covers.py: {e.filename}: {e.strerror}", file=sys.stderr)
+            return 1
+        return 0
+    print(__doc__.strip().split("\n\n")[1], file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
