@@ -45,14 +45,21 @@ class NotVerified(Exception):
 
 
 def plain(detail):
-    """A cell's detail without what says it came from a cache."""
-    return re.sub(r"(,? \(cached\)|, cached)$", "", detail.strip())
+    """A cell's detail without what says it came from a cache, and
+    without pointers to local logs, which a reader of the mail has not."""
+    detail = re.sub(r"(,? \(cached\)|, cached)$", "", detail.strip())
+    return re.sub(r"\s*\((see the log|log:)[^()]*\)", "", detail)
 
 
 def counts(detail):
     """The KTAP counts of a boot's detail ("pass: 65 passed, 42 skipped;
     kunit: ..."), without the status word."""
     return re.sub(r"^(pass|fail|warn): ", "", plain(detail))
+
+
+def boot_said(c):
+    """A boot's counts, with its status when it did not pass."""
+    return counts(c.detail) if c.status == Status.PASS else f"{c.status.value}: {counts(c.detail)}"
 
 
 def wrap(text, indent, hang="  "):
@@ -79,13 +86,13 @@ def commit_lines(index, n, mine):
             word = ("not covered" if c.status == Status.SKIP and c.detail.startswith("not covered")
                     else c.status.value)
             by.setdefault(word, []).append(c.arch)
-        said.append("compiled for other architectures: "
-                    + "; ".join(f"{w} {' '.join(a)}" for w, a in by.items()))
+        said.append("its objects compiled on "
+                    + "; ".join(f"{' '.join(a)}: {w}" for w, a in by.items()))
     elif any(c.stage == "cross" for c in mine):
-        said.append("nothing to compile for other architectures")
+        said.append("no object to compile on other architectures")
     for c in mine:
         if c.stage == "boot":
-            said.append(f"x86-64 boot: {c.status.value}, {counts(c.detail)}")
+            said.append(f"x86-64 boot: {boot_said(c)}")
     return wrap(f"{index}/{n} " + "; ".join(said) + ".", "  ")
 
 
@@ -113,9 +120,9 @@ def block(report, series, head):
     extra = []
     for c in at_head:
         if c.stage == "boot-debug":
-            extra.append(f"debug config (KASAN, UBSAN, lockdep) boot: {c.status.value}, {counts(c.detail)}")
+            extra.append(f"debug config (KASAN, UBSAN, lockdep) boot: {boot_said(c)}")
         elif c.stage == "boot-arm64":
-            extra.append(f"arm64 boot: {c.status.value}, {counts(c.detail)}")
+            extra.append(f"arm64 boot: {boot_said(c)}")
     full = [c for c in at_head if c.stage == "full-build"]
     if full:
         extra.append("full kernel builds: " + ", ".join(f"{c.arch} {c.status.value}" for c in full))
