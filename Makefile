@@ -93,7 +93,7 @@ export COMMIT CMD
 shell: deps ## boot commit $(COMMIT) (default: the head) of one $(SERIES) with its guest programs, and a shell on the console
 	@bash $(S)/guest.sh shell
 
-run: deps ## boot commit $(COMMIT) of one $(SERIES), run CMD='...' in it with busybox sh, and exit with its status
+run: deps ## boot commit $(COMMIT) of one $(SERIES), run CMD='...' in it with busybox sh; fails, naming its status, when it does
 	@bash $(S)/guest.sh run
 
 matrix: ## print the matrix of the last run again (and rewrite summary.md and index.html)

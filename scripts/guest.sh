@@ -11,8 +11,9 @@
 # probe boot works.  qemu/init.c runs no test: ws.mode=shell gives an
 # interactive shell on the console (your terminal; Ctrl-A X quits QEMU,
 # `exit` reboots the guest), ws.mode=run runs CMD with /bin/busybox sh and
-# reports its exit status, which make run exits with (128+N for a signal,
-# 125 when the guest reported none within BOOT_TIMEOUT).  x86-64 only: the
+# reports its exit status, which guest.sh exits with (128+N for a signal,
+# 125 when the guest reported none within BOOT_TIMEOUT) and make run
+# fails with (make's own status is 2) and names.  x86-64 only: the
 # guest's shell is the host's busybox.
 #
 # Only the preparation (build, initramfs, accelerator) holds the workspace
@@ -87,12 +88,17 @@ session() {
 		-serial "$console" -serial "file:$dir/ktap.log" \
 		-kernel "$art/$BA_KERNEL" -initrd "$initrd" \
 		-append "console=ttyS0 panic=-1 quiet ws.mode=$mode $(kernel_cmdline "$art")" || rc=$?
-	local said
+	local said st
 	said=$(sed -n 's/^# ws-run: //p' "$dir/ktap.log" | tail -n1)
 	case $said in
-	"exit "*) return "${said#exit }" ;;
-	"signal "*) return $((128 + ${said#signal })) ;;
+	"exit "*) st=${said#exit } ;;
+	"signal "*) st=$((128 + ${said#signal })) ;;
 	esac
+	if [[ -n ${st:-} ]]; then
+		# make itself exits 2 for any failing recipe: the status is said.
+		((st == 0)) || progress "$mode" "the guest's ${mode/run/command} ended with $said (guest.sh exits $st)"
+		return "$st"
+	fi
 	warn "the guest reported no exit status (QEMU exit $rc$( ((rc != 124)) || echo ": BOOT_TIMEOUT=${BOOT_TIMEOUT}s passed")); logs in $dir"
 	return 125
 }
