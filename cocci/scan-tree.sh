@@ -216,7 +216,7 @@ nearest() {
 		t=$(basename "$d")
 		t=${t%-"$hash"}
 		git_tree cat-file -e "$t^{tree}" 2>/dev/null || continue
-		n=$(git_tree diff --no-renames --name-only "$t" "$want" -- '*.c' '*.h' | wc -l)
+		n=$(git_tree diff -z --no-renames --name-only "$t" "$want" -- '*.c' '*.h' | tr -cd '\0' | wc -c)
 		if [[ -z $bestn ]] || ((n < bestn)); then
 			best=$d
 			bestn=$n
@@ -245,7 +245,8 @@ scan() {
 		local fromtree
 		fromtree=$(basename "$from")
 		fromtree=${fromtree%-*}
-		mapfile -t changed < <(git_tree diff --no-renames --name-only "$fromtree" "$treeid" -- '*.c' '*.h')
+		# -z: a non-ASCII name as it is, not quoted into another.
+		mapfile -d '' -t changed < <(git_tree diff -z --no-renames --name-only "$fromtree" "$treeid" -- '*.c' '*.h')
 		how="incremental from tree ${fromtree:0:12} ($from_n .c/.h files differ)"
 		# Keep the reports of every file that did not change.
 		printf '%s\n' "${changed[@]}" | awk -F: 'NR == FNR { if (NF) skip[$0] = 1; next } !($1 in skip)' \

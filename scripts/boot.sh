@@ -146,11 +146,17 @@ kselftest_entries() {
 # does not have yet is left out: it does not apply there.
 stage_selftests() {
 	local sha=$1 dir=$2 path opts f
+	local -a files headers
 	while read -r path opts; do
 		git_tree cat-file -e "$sha:$KSFT_DIR/$path" 2>/dev/null || continue
-		for f in "$KSFT_DIR/$path" \
-			$(git_tree ls-tree --name-only "$sha" "$KSFT_DIR/$(dirname "$path")/" | grep '\.h$') \
-			$(sed -n 's/.*needs=\([^ ]*\).*/\1/p' <<<"$opts" | tr , ' '); do
+		# The directory's headers by git's -z list (a name is never split
+		# or quoted), and the needs= files.
+		mapfile -d '' -t files < <(git_tree ls-tree -z --name-only "$sha" "$KSFT_DIR/$(dirname "$path")/")
+		headers=()
+		for f in "${files[@]}"; do
+			[[ $f != *.h ]] || headers+=("$f")
+		done
+		for f in "$KSFT_DIR/$path" "${headers[@]}" $(sed -n 's/.*needs=\([^ ]*\).*/\1/p' <<<"$opts" | tr , ' '); do
 			git_tree cat-file -e "$sha:$f" 2>/dev/null ||
 				die "qemu/kselftests: $path needs $f, which commit ${sha:0:12} does not have"
 			mkdir -p "$dir/$(dirname "$f")"

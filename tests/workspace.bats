@@ -3,6 +3,8 @@
 # boot, checks and the matrix, and every failure path the README promises.
 # shellcheck disable=SC2030,SC2031 # bats runs each test in a subshell
 
+bats_require_minimum_version 1.5.0
+
 load helpers
 
 setup() {
@@ -148,6 +150,7 @@ import_fixture() {
 	# A machine that lacks one package, and an apt-get that talks a lot.
 	printf '#!/bin/sh\ncase "$*" in *make*) exit 1 ;; esac\necho "install ok installed"\n' >"$BATS_TEST_TMPDIR/bin/dpkg-query"
 	printf '#!/bin/sh\nexit 0\n' >"$BATS_TEST_TMPDIR/bin/apt-cache"
+	# shellcheck disable=SC2016 # expanded by the fake apt-get
 	printf '#!/bin/sh\nfor i in $(seq 300); do echo "apt line $i"; done\n[ -z "$FAKE_APT_FAILS" ] || { echo "E: fixture failure"; exit 100; }\n' \
 		>"$BATS_TEST_TMPDIR/bin/apt-get"
 	printf '#!/bin/sh\nexec "$@"\n' >"$BATS_TEST_TMPDIR/bin/sudo"
@@ -672,6 +675,7 @@ boot_fixture() {
 	WS_ROOT=$root run bash "$root/scripts/boot.sh" series
 	[ "$status" -eq 0 ]
 	n=$(grep -c -- -static "$FAKE_CC_ARGS")
+	# shellcheck disable=SC2016 # boot.sh's text
 	sed -i 's/"\$GUEST_CC" -static -O2 -Wall/"$GUEST_CC" -static -O2 -Wall -Wextra/' "$root/scripts/boot.sh"
 	grep -q -- '-Wall -Wextra' "$root/scripts/boot.sh"
 	WS_ROOT=$root run bash "$root/scripts/boot.sh" series
@@ -728,6 +732,7 @@ boot_fixture() {
 	export FAKE_QEMU_ARGS=$BATS_TEST_TMPDIR/qemu-args
 	# The fake QEMU acts out init's ws.mode=run with the host's sh: the
 	# command comes from the initramfs the workspace appended to.
+	# shellcheck disable=SC2016 # the guest's shell expands it
 	SERIES=one CMD='echo "in the guest: $((6 * 7))"; exit 3' run ws guest.sh run
 	echo "$output"
 	[ "$status" -eq 3 ]
@@ -755,6 +760,7 @@ boot_fixture() {
 @test "make shell gives the guest's shell the terminal, with Ctrl-A X to quit, and the boots' cache is left alone" {
 	boot_fixture ok
 	export FAKE_QEMU_ARGS=$BATS_TEST_TMPDIR/qemu-args
+	# shellcheck disable=SC2016 # the guest's shell expands it
 	SERIES=one run ws guest.sh shell <<<'echo "shell says $((2 + 3))"; exit 0'
 	echo "$output"
 	[ "$status" -eq 0 ]
@@ -762,7 +768,7 @@ boot_fixture() {
 	grep -q -- "-serial mon:stdio" "$FAKE_QEMU_ARGS"
 	grep -q -- "ws.mode=shell" "$FAKE_QEMU_ARGS"
 	# A session is no boot of the run's: no cell, no cached boot.
-	! compgen -G "$WORKDIR/report/cells/one/*/boot*"
+	run ! compgen -G "$WORKDIR/report/cells/one/*/boot*"
 	[ ! -e "$WORKDIR/boot-cache" ] || [ -z "$(ls -A "$WORKDIR/boot-cache")" ]
 }
 

@@ -58,6 +58,14 @@ comment_commit() {
 	grep -qE "^  drivers/tty/ws_new.c: covered by TTY LAYER" "$BATS_TEST_TMPDIR/log"
 }
 
+@test "checkpatch: a new file with a non-ASCII name is answered by its own name" {
+	local c
+	c=$(tree_commit "$(base_commit)" "tty: add a test file" \
+		'mkdir -p drivers/tty && printf "%s\n" "// SPDX-License-Identifier: GPL-2.0" "/* A test file. */" >drivers/tty/ws_tëst.c')
+	run_check checkpatch "$c"
+	grep -qE "^  drivers/tty/ws_tëst.c: covered by TTY LAYER" "$BATS_TEST_TMPDIR/log"
+}
+
 @test "checkpatch: a new file only THE REST covers keeps the FILE_PATH_CHANGES warning" {
 	local c
 	c=$(tree_commit "$(base_commit)" "add a test file at the top" \
