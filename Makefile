@@ -204,4 +204,15 @@ help: ## this text
 	@echo "  MIN_FREE_GB   free disk a run needs before it starts (12)"
 	@echo "  NO_DEPS       every target: 1 skips make deps (a machine without apt-get) ($(NO_DEPS))"
 	@echo
+	@echo "Less common (environment variables the scripts read):"
+	@echo "  SERIES_DIR    the series directory (series/ of this checkout)"
+	@echo "  TARBALL_DIR   where linux-source-<version>'s tarball is (/usr/src)"
+	@echo "  CCACHE_DIR    ccache's cache (\$$WORKDIR/ccache); CCACHE_MAXSIZE its size (8G)"
+	@echo "  QEMU          the QEMU binary of BOOT_ARCH (qemu-system-x86_64, qemu-system-aarch64)"
+	@echo "  KVM_PROBE_TIMEOUT seconds the KVM probe boot may take before TCG is used (8; made once per host boot)"
+	@echo "  GUEST_CC, GUEST_CC32 the guest programs' compilers (BOOT_ARCH's; gcc and gcc -m32 on x86_64)"
+	@echo "  GUEST_SHELL   the guests' shell, copied in as /bin/busybox (/bin/busybox, Debian's busybox-static)"
+	@echo "  B4_CONFIG     the git config b4 reads for send and trailers (b4-config)"
+	@echo "  SCAN_TIMEOUT  cocci-inventory: seconds one spatch run may take (120)"
+	@echo
 	@echo "Reports: $(WORKDIR)/report/{index.html,summary.md,results.tsv,results.json,results.junit.xml,bench.tsv,bench-runs.tsv,naive.tsv,bench-pty.tsv}"

@@ -283,3 +283,16 @@ verdict_for() {
 	[ "$status" -eq 0 ]
 	[[ $output == *"boot "*"build-arm64 boot-arm64"* ]]
 }
+
+@test "make help explains every variable the Makefile sets or the scripts validate" {
+	run make -s -C "$WS" help WORKDIR="$WORKDIR"
+	[ "$status" -eq 0 ]
+	local v missing=()
+	# The Makefile's own (VAR ?= ...) and those lib.sh checks by name.
+	for v in $(sed -n 's/^\([A-Z][A-Z0-9_]*\) ?=.*/\1/p' "$WS/Makefile") \
+		$(sed -n '/^validate_variables()/,/^}/p' "$WS/scripts/lib.sh" |
+			sed -n -e 's/^[[:space:]]*for v in \(.*\); do$/\1/p' -e 's/.*\${\([A-Z][A-Z0-9_]*\).*/\1/p' | tr ' ' '\n' | sort -u); do
+		grep -qE "^  ([A-Z0-9_]+, )?$v( |,|$)" <<<"$output" || missing+=("$v")
+	done
+	[ "${#missing[@]}" -eq 0 ] || { printf 'make help does not explain %s\n' "${missing[@]}"; false; }
+}
