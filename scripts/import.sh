@@ -12,6 +12,11 @@
 #
 # Nothing in the user's checkout is touched: the tarball is hashed through a
 # temporary index and work tree, and refs move only once both commits exist.
+#
+# An import is reproducible: the same tarball gives the same commits, tag
+# and base sha on every machine and every re-import (a fixed identity, the
+# date of the package's changelog entry for that version, no parent), so
+# that the base-commit: of a mail names a commit anyone can make again.
 # TARBALL replaces KVER's tarball, TARBALL_DIR (/usr/src) the directory of
 # the others.
 set -euo pipefail
@@ -33,6 +38,20 @@ tarball_version() {
 		# by content so that a different tarball is a different version.
 		printf 'local-%s' "$(sha256sum "$1" | cut -c1-12)"
 	fi
+}
+
+# import_date TARBALL: when the version was made, as git wants a date: the
+# first (newest) entry of its package's Debian changelog, the tarball's
+# own time for one no package ships.
+IMPORT_DATE=""
+import_date() {
+	local pkg line when=""
+	if pkg=$(dpkg-query -S "$1" 2>/dev/null | cut -d: -f1) && [[ -n $pkg ]]; then
+		line=$(zcat "/usr/share/doc/$pkg/changelog.Debian.gz" 2>/dev/null | grep -m1 '^ -- ') || line=""
+		[[ -z $line ]] || when=$(date -d "${line##*>  }" +%s 2>/dev/null) || when=""
+	fi
+	[[ -n $when ]] || when=$(stat -L -c %Y "$1") || return 1
+	echo "@$when +0000"
 }
 
 init_tree() {
@@ -84,8 +103,8 @@ commit_staging() {
 	GIT_INDEX_FILE=$STAGING/index GIT_WORK_TREE=$STAGING/tree \
 		git -C "$STAGING/tree" --git-dir="$TREE/.git" add -f -A .
 	tree=$(GIT_INDEX_FILE=$STAGING/index git --git-dir="$TREE/.git" write-tree)
-	GIT_AUTHOR_NAME=$IDENT_NAME GIT_AUTHOR_EMAIL=$IDENT_EMAIL \
-		GIT_COMMITTER_NAME=$IDENT_NAME GIT_COMMITTER_EMAIL=$IDENT_EMAIL \
+	GIT_AUTHOR_NAME=$IDENT_NAME GIT_AUTHOR_EMAIL=$IDENT_EMAIL GIT_AUTHOR_DATE=$IMPORT_DATE \
+		GIT_COMMITTER_NAME=$IDENT_NAME GIT_COMMITTER_EMAIL=$IDENT_EMAIL GIT_COMMITTER_DATE=$IMPORT_DATE \
 		git --git-dir="$TREE/.git" commit-tree "$tree" "${parents[@]}" -m "$msg"
 }
 
@@ -113,8 +132,8 @@ drop_debian_ignore() {
 # or the new one, never half.
 publish_refs() {
 	local v=$1 ver=$2 tag=$3 exact=$4 fixed=$5 tagobj default=""
-	tagobj=$(printf 'object %s\ntype commit\ntag %s\ntagger %s <%s> %s +0000\n\nlinux-source-%s %s\n' \
-		"$exact" "$tag" "$IDENT_NAME" "$IDENT_EMAIL" "$(date +%s)" "$v" "$ver" |
+	tagobj=$(printf 'object %s\ntype commit\ntag %s\ntagger %s <%s> %s\n\nlinux-source-%s %s\n' \
+		"$exact" "$tag" "$IDENT_NAME" "$IDENT_EMAIL" "${IMPORT_DATE#@}" "$v" "$ver" |
 		git_tree mktag)
 	[[ $v != "$KVER" ]] || default="update refs/heads/$BASE_BRANCH $fixed"
 	printf '%s\n' start "create refs/tags/$tag $tagobj" "update refs/workspace/import-$v $exact" \
@@ -173,11 +192,14 @@ import_version() {
 	prev=$(git_tree rev-parse -q --verify "refs/workspace/import-$v" || true)
 	unpack "$tarball"
 	local exact fixed
+	IMPORT_DATE=$(import_date "$tarball") || die "cannot tell the date of $tarball"
 	progress import "committing linux-source-$v $ver (this hashes the whole tree)"
+	# No parent: the commit is the tarball's alone, whatever was imported
+	# here before (refs/workspace/import-<version> moves on regardless).
 	exact=$(commit_staging "Import linux-source-$v $ver
 
 Unpacked from $(basename "$tarball") byte for byte.
-sha256: $sum" ${prev:+"$prev"})
+sha256: $sum")
 	if drop_debian_ignore; then
 		fixed=$(commit_staging "workspace: drop Debian's top-level ignore-everything rule
 

@@ -50,6 +50,24 @@ import_fixture() {
 	[ "$(tree rev-parse linux-source)" = "$before" ]
 }
 
+@test "import is reproducible: two WORKDIRs, and a re-import after another version, give the same base sha" {
+	import_fixture
+	local first tag
+	first=$(tree rev-parse linux-source)
+	tag=$(tree rev-parse "$(tree tag -l 'debian/*')")
+	# Another WORKDIR, later: the same commits and tag, whatever the clock.
+	sleep 1
+	WORKDIR=$BATS_TEST_TMPDIR/work2 run ws import.sh
+	[ "$status" -eq 0 ]
+	[ "$(git -C "$BATS_TEST_TMPDIR/work2/linux" rev-parse linux-source)" = "$first" ]
+	[ "$(git -C "$BATS_TEST_TMPDIR/work2/linux" rev-parse "$(tree tag -l 'debian/*')")" = "$tag" ]
+	# An import of this tarball after another one has no parent of it.
+	make_tarball panic
+	WORKDIR=$BATS_TEST_TMPDIR/work2 run ws import.sh
+	[ "$status" -eq 0 ]
+	[ -z "$(git -C "$BATS_TEST_TMPDIR/work2/linux" log --format=%P -1 "refs/workspace/import-9.9")" ]
+}
+
 @test "import of a new tarball version imports a new base and says so" {
 	import_fixture
 	before=$(tree rev-parse linux-source)
