@@ -221,11 +221,6 @@ replay_commit() {
 		git -C "$TREE" commit-tree "$commit^{tree}" -p "$parent"
 }
 
-# build_prep_branch NAME REV [notes]: b4/NAME, checked out in the prep
-# worktree.  With "notes" (make send), each commit carries the notes under
-# the '---' of its patch in series/NAME/ (the per-version history), which
-# git am drops at apply time: patch K of the series file for commit K,
-# which ensure_applied has made the same patches.
 # cover_with_note NAME: the path of series NAME's cover letter as it goes
 # out: series/NAME/cover-letter itself, or, with a COVER_NOTE (send.sh's
 # accepted cells), a copy in $LOGS (not in b4's worktree, which must stay
@@ -238,18 +233,7 @@ cover_with_note() {
 		return 0
 	fi
 	mkdir -p "${dst%/*}" || return 1
-	NOTE=$COVER_NOTE awk '
-		{ line[NR] = $0 }
-		END {
-			first = NR + 1
-			for (i = NR; i > 0 && (line[i] ~ /^(To|Cc): / || line[i] == ""); i--)
-				if (line[i] != "") first = i
-			for (i = 1; i < first; i++) print line[i]
-			if (first > 1 && line[first - 1] != "") print ""
-			print ENVIRON["NOTE"]
-			print ""
-			for (i = first; i <= NR; i++) print line[i]
-		}' "$src" >"$dst" || return 1
+	printf '%s\n' "$COVER_NOTE" | "$WS_ROOT/scripts/covers.py" note "$src" >"$dst" || return 1
 	echo "$dst"
 }
 
@@ -277,6 +261,11 @@ prep_untouched() {
 	exit 1
 }
 
+# build_prep_branch NAME REV [notes]: b4/NAME, checked out in the prep
+# worktree.  With "notes" (make send), each commit carries the notes under
+# the '---' of its patch in series/NAME/ (the per-version history), which
+# git am drops at apply time: patch K of the series file for commit K,
+# which ensure_applied has made the same patches.
 build_prep_branch() {
 	local name=$1 rev=$2 with_notes=${3:-} base head id cover coverfile c commit notes i=0
 	local -a prefix_list patches commits

@@ -99,6 +99,12 @@ def read_tsv(path):
                                           quoting=csv.QUOTE_NONE) if row]
 
 
+def read_runs(report):
+    """bench-runs.tsv's runs, oldest first, as dicts of RUNS_HEAD."""
+    return [dict(zip(RUNS_HEAD, r + [""] * (len(RUNS_HEAD) - len(r))))
+            for r in read_tsv(os.path.join(report, RUNS))[1:]]
+
+
 def seconds(text):
     try:
         return float(text)
@@ -268,9 +274,7 @@ def naive_later(col, run):
 
 
 def print_targets(report):
-    rows = read_tsv(os.path.join(report, RUNS))
-    runs = [dict(zip(RUNS_HEAD, r + [""] * (len(RUNS_HEAD) - len(r))))
-            for r in rows[1:]]
+    runs = read_runs(report)
     col = naive_build(report)
     print()
     print(f"targets: the latest run of each kind in {os.path.join(report, RUNS)}")
@@ -337,9 +341,7 @@ SVG_KINDS = (  # label, colour, which runs
 
 def svg_history(report, width=720, height=300):
     """bench-runs.tsv as an SVG figure, or "" without runs."""
-    rows = read_tsv(os.path.join(report, RUNS))
-    runs = [dict(zip(RUNS_HEAD, r + [""] * (len(RUNS_HEAD) - len(r)))) for r in rows[1:]]
-    runs = [r for r in runs if (seconds(r["seconds"]) or 0) > 0]
+    runs = [r for r in read_runs(report) if (seconds(r["seconds"]) or 0) > 0]
     if not runs:
         return ""
     left, right, top, bottom = 60, 170, 20, 40

@@ -70,11 +70,20 @@ check_inputs() {
 # runs every check again.
 tool_versions() {
 	local t
-	for t in "gcc --version" "sparse --version" "spatch --version" "codespell --version"; do
-		command -v "${t%% *}" >/dev/null || continue
-		# sed, not head: head would leave the tool a SIGPIPE.
-		printf '%s: %s\n' "${t%% *}" "$(${t} 2>&1 | sed -n 1p)"
+	for t in gcc sparse spatch codespell; do
+		! command -v "$t" >/dev/null || tool_line "$t" --version
 	done
+}
+
+# tool_line CMD ARGS...: "CMD: " and the first line CMD ARGS prints (its
+# version), or "CMD: missing" when CMD is not installed.
+tool_line() {
+	if ! command -v "$1" >/dev/null; then
+		printf '%s: missing\n' "$1"
+		return 0
+	fi
+	# sed, not head: head would leave the tool a SIGPIPE.
+	printf '%s: %s\n' "$1" "$("$@" 2>&1 | sed -n 1p)"
 }
 
 # check_tools CHECK: the versions of the tools a check runs besides
@@ -91,14 +100,14 @@ check_tools() {
 		case $line in
 		tool:*)
 			read -r -a cmd <<<"${line#tool:}"
-			printf '%s: %s\n' "${cmd[0]}" "$("${cmd[@]}" 2>&1 | sed -n 1p || echo missing)"
+			tool_line "${cmd[@]}"
 			;;
 		compilers:*)
 			line=$(echo "${line#compilers:}" | xargs)
 			[[ -f $WS_ROOT/$line ]] || die "checks/$1/inputs names '$line', which is not in the workspace"
 			while IFS=$'\t' read -r _ _ prefix _; do
 				[[ -n $prefix && $prefix != - ]] || continue
-				printf '%s: %s\n' "${prefix}gcc" "$("${prefix}gcc" --version 2>&1 | sed -n 1p || echo missing)"
+				tool_line "${prefix}gcc" --version
 			done < <(grep -v '^#' "$WS_ROOT/$line") | LC_ALL=C sort -u
 			;;
 		esac

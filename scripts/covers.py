@@ -12,6 +12,10 @@
         its closing To:/Cc: lines.  Exits 1, saying why, when the run did
         not verify HEAD (no cell of it, or a planned cell no stage decided:
         run make first).
+  covers.py note COVER
+        Prints COVER with the text on standard input put before its
+        closing To:/Cc: lines, as the block is (make send's note of the
+        cells the sender accepts, scripts/b4.sh).
   covers.py head COVER
         The head the block of COVER was written for ("" when there is no
         block): make send refuses a cover whose block is not of the
@@ -37,6 +41,7 @@ from cells import Status  # noqa: E402
 
 BEGIN = "[results of the workspace's run: make covers writes this block; do not edit it]"
 END = "[end of results]"
+ADDRESS_RE = re.compile(r"^(To|Cc): ")
 NOT_CHECKS = {"apply", "build", "cross", "full-build", "boot", "boot-debug", "build-arm64", "boot-arm64"}
 
 
@@ -140,30 +145,32 @@ def block(report, series, head):
     return lines
 
 
+def before_addresses(lines, new):
+    """LINES with NEW (lines) put before their closing To:/Cc: lines, or at
+    the end when there are none; a blank line on each side."""
+    first = len(lines)
+    while first > 0 and (lines[first - 1] == "" or ADDRESS_RE.match(lines[first - 1])):
+        first -= 1
+    head, tail = lines[:first], lines[first:]
+    while tail and tail[0] == "":
+        tail.pop(0)
+    while head and head[-1] == "":
+        head.pop()
+    return head + [""] + new + ([""] + tail if tail else [])
+
+
 def replace_block(text, new):
     """TEXT with its block replaced by NEW (lines), or NEW put before the
-    closing To:/Cc: lines (or at the end) when there is none."""
+    closing To:/Cc: lines when there is none."""
     lines = text.splitlines()
     if BEGIN in lines:
         start = lines.index(BEGIN)
         if END not in lines[start:]:
             raise ValueError(f"the results block has no closing line {END!r}")
-        end = lines.index(END, start)
-        lines[start:end + 1] = new
-        return "\n".join(lines) + "\n"
-    first = len(lines)
-    while first > 0 and (lines[first - 1] == "" or re.match(r"^(To|Cc): ", lines[first - 1])):
-        first -= 1
-    if first < len(lines) and not any(re.match(r"^(To|Cc): ", line) for line in lines[first:]):
-        first = len(lines)
-    head = lines[:first]
-    while head and head[-1] == "":
-        head.pop()
-    tail = [line for line in lines[first:]]
-    while tail and tail[0] == "":
-        tail.pop(0)
-    out = head + [""] + new + ([""] + tail if tail else [])
-    return "\n".join(out) + "\n"
+        lines[start:lines.index(END, start) + 1] = new
+    else:
+        lines = before_addresses(lines, new)
+    return "\n".join(lines) + "\n"
 
 
 def block_head(text):
@@ -185,6 +192,15 @@ def main(argv):
         except OSError as e:
             print(f"covers.py: {e.filename}: {e.strerror}", file=sys.stderr)
             return 1
+        return 0
+    if len(argv) == 2 and argv[0] == "note":
+        try:
+            with open(argv[1], encoding="utf-8") as f:
+                lines = f.read().splitlines()
+        except OSError as e:
+            print(f"covers.py: {e.filename}: {e.strerror}", file=sys.stderr)
+            return 1
+        sys.stdout.write("\n".join(before_addresses(lines, sys.stdin.read().splitlines())) + "\n")
         return 0
     if len(argv) == 2 and argv[0] == "head":
         try:

@@ -6,9 +6,9 @@
 # builds; every cell that failed or verified nothing.  A series the last
 # run did not verify as its branch is now is refused, naming it (run make
 # first), and its cover is left as it was.  The cover is written beside
-# its name and renamed, under the lock export holds on series/ (flock on
-# the directory), so an export from another WORKDIR never sees half of
-# it.  make send refuses a cover whose block is of another head.
+# its name and renamed, under the lock export holds on series/
+# (lib.sh's lock_series_dir), so an export from another WORKDIR never
+# sees half of it.  make send refuses a cover whose block is of another head.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"
@@ -45,11 +45,9 @@ main() {
 	(($# == 0)) || die "covers.sh takes no arguments (got '$*'); name the series with SERIES=a,b"
 	require_tree
 	take_lock
-	local series_lock s rc=0
+	local s rc=0
 	local -a selected
-	exec {series_lock}<"$SERIES_DIR" || die "cannot open $SERIES_DIR"
-	flock -w "${WS_LOCK_TIMEOUT:-3600}" "$series_lock" ||
-		die "gave up waiting for the export that writes $SERIES_DIR after ${WS_LOCK_TIMEOUT:-3600}s"
+	lock_series_dir covers
 	capture selected selected_series
 	for s in "${selected[@]}"; do
 		cover_one "$s" || rc=1

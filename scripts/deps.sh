@@ -53,10 +53,10 @@ missing_packages() {
 	done
 }
 
-# apt SUDO ARGS...: apt-get ARGS, its output into $DEPS_LOG; on failure,
+# apt_logged SUDO ARGS...: apt-get ARGS, its output into $DEPS_LOG; on failure,
 # the log's last lines on stderr.
 DEPS_LOG=$LOGS/deps.log
-apt() {
+apt_logged() {
 	local sudo=$1
 	shift
 	if ! $sudo apt-get "$@" >>"$DEPS_LOG" 2>&1; then
@@ -84,7 +84,7 @@ main() {
 		sudo=sudo
 	fi
 	export DEBIAN_FRONTEND=noninteractive
-	apt "$sudo" update -qq || die "apt-get update failed (its output: $DEPS_LOG)"
+	apt_logged "$sudo" update -qq || die "apt-get update failed (its output: $DEPS_LOG)"
 	local p
 	local -a installable=()
 	for p in "${missing[@]}"; do
@@ -99,7 +99,7 @@ main() {
 		fi
 	done
 	((${#installable[@]})) || return 0
-	apt "$sudo" install -y -qq --no-install-recommends "${installable[@]}" ||
+	apt_logged "$sudo" install -y -qq --no-install-recommends "${installable[@]}" ||
 		die "apt-get install failed for: ${installable[*]} (its output: $DEPS_LOG)"
 	progress deps "installed ${#installable[@]} package(s) in $((SECONDS - t0))s"
 }

@@ -389,17 +389,7 @@ main() {
 	(($# == 0)) || die "export.sh takes no arguments (got '$*'); name the series with SERIES=a,b"
 	require_tree
 	take_lock
-	# series/ is shared by every WORKDIR of this checkout: one export at a
-	# time writes there (flock on the directory itself), so that two
-	# workspaces neither overwrite each other unseen nor tidy away each
-	# other's staging directories.
-	local series_lock
-	exec {series_lock}<"$SERIES_DIR" || die "cannot open $SERIES_DIR"
-	if ! flock -n "$series_lock"; then
-		progress export "another export is writing $SERIES_DIR (from another WORKDIR); waiting for it"
-		flock -w "${WS_LOCK_TIMEOUT:-3600}" "$series_lock" ||
-			die "gave up waiting for the other export of $SERIES_DIR after ${WS_LOCK_TIMEOUT:-3600}s"
-	fi
+	lock_series_dir export
 	LOCKED=1
 	recover_interrupted_swaps
 	remove_stale_temps

@@ -146,6 +146,20 @@ lock_hold() {
 	[[ $line == locked ]]
 }
 
+# lock_series_dir STAGE: series/ is shared by every WORKDIR of this
+# checkout: one writer at a time (flock on the directory itself, held
+# until the script ends), so that two workspaces neither overwrite each
+# other unseen nor tidy away each other's staging directories.
+lock_series_dir() {
+	local fd
+	exec {fd}<"$SERIES_DIR" || die "cannot open $SERIES_DIR"
+	if ! flock -n "$fd"; then
+		progress "$1" "another run is writing $SERIES_DIR (from another WORKDIR); waiting for it"
+		flock -w "${WS_LOCK_TIMEOUT:-3600}" "$fd" ||
+			die "gave up waiting for the other writer of $SERIES_DIR after ${WS_LOCK_TIMEOUT:-3600}s"
+	fi
+}
+
 # validate_variables: every user-settable variable, checked once before any
 # work, with a message that names it.
 validate_variables() {

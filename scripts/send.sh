@@ -138,6 +138,14 @@ check_identity() {
 	warn "$name carries an address that cannot receive mail; make send SEND=1 will refuse it: ${problems[0]}$( ((${#problems[@]} == 1)) || echo " (and $((${#problems[@]} - 1)) more)")"
 }
 
+# refused_by_send WHY: nothing when WHY is empty; else SEND=1 stops, saying
+# WHY, and a dry run warns that SEND=1 will.
+refused_by_send() {
+	[[ -n $1 ]] || return 0
+	[[ $SEND != 1 ]] || die "SEND=1, but $1. Nothing was sent."
+	warn "make send SEND=1 will refuse this: $1"
+}
+
 # check_verified NAME: what the last make decided of series NAME
 # (scripts/cells.py gate): SEND=1 refuses a series with a cell that failed,
 # never came or verified nothing (untested), unless ACCEPT_UNTESTED names
@@ -165,9 +173,7 @@ check_verified() {
 		progress send "$name: accepted with ACCEPT_UNTESTED, and said in the cover letter: $(grep -c . <<<"$COVER_NOTE") cell(s)"
 		COVER_NOTE="The workspace's run did not verify these (accepted by the sender):"$'\n'"$COVER_NOTE"
 	fi
-	[[ -n $why ]] || return 0
-	[[ $SEND != 1 ]] || die "SEND=1, but $why. Nothing was sent."
-	warn "make send SEND=1 will refuse this: $why"
+	refused_by_send "$why"
 }
 
 # check_cover_results NAME: the cover letter's results block (make covers,
@@ -184,9 +190,7 @@ check_cover_results() {
 	elif [[ $said != "${head:0:12}" ]]; then
 		why="the results block of series/$name/cover-letter is of $said, not of the branch's head ${head:0:12}: run make, then 'make covers SERIES=$name'"
 	fi
-	[[ -n $why ]] || return 0
-	[[ $SEND != 1 ]] || die "SEND=1, but $why. Nothing was sent."
-	warn "make send SEND=1 will refuse this: $why"
+	refused_by_send "$why"
 }
 
 # add_recipients: b4 prep --auto-to-cc: get_maintainer.pl's addresses for

@@ -59,7 +59,7 @@ initramfs_list() {
 	[ "$status" -eq 0 ] && [ -z "$output" ]
 	# QEMU: the aarch64 virt machine under TCG (no KVM probe), the PL011
 	# console, KTAP on the PCI 16550 pair's second port.
-	[ "$(grep -c -- -initrd "$FAKE_QEMU_ARGS")" -eq 2 ]
+	[ "$(boots)" -eq 2 ]
 	run ! grep -q -- '-accel kvm' "$FAKE_QEMU_ARGS"
 	run grep -c -- '-M virt -accel tcg -cpu cortex-a57 .*-device pci-serial-2x,chardev2=ws-ktap .*-append console=ttyAMA0 ' "$FAKE_QEMU_ARGS"
 	[ "$output" -eq 2 ]
@@ -76,13 +76,13 @@ initramfs_list() {
 	[ "$status" -eq 0 ]
 	run arm64_heads
 	[ "$status" -eq 0 ]
-	[ "$(grep -c -- -initrd "$FAKE_QEMU_ARGS")" -eq 2 ]
+	[ "$(boots)" -eq 2 ]
 	[[ $output == *"build pass in "*"s (cached)"* ]]
 	[[ $(results_row one 2 build-arm64) == "pass arm64 Image, arm64-smoke config, cached" ]]
 	[[ $(results_row one 2 boot-arm64) == "pass pass: 1 passed, 0 skipped (cached)" ]]
 	FRESH=1 run arm64_heads
 	[ "$status" -eq 0 ]
-	[ "$(grep -c -- -initrd "$FAKE_QEMU_ARGS")" -eq 4 ]
+	[ "$(boots)" -eq 4 ]
 }
 
 @test "arm64 and x86_64 builds and boots of the same commits do not collide" {

@@ -123,6 +123,16 @@ verified_cells() {
 		done <"$REPORT/plan/$1"' verified "$1" >/dev/null
 }
 
+# boots, probes: how many boots, and KVM probe boots, the fake QEMU was
+# asked for ($FAKE_QEMU_ARGS: a line per call).
+boots() {
+	grep -c -- "-initrd" "$FAKE_QEMU_ARGS"
+}
+
+probes() {
+	grep -c -- "rdinit=/ws-probe-no-such-init" "$FAKE_QEMU_ARGS"
+}
+
 # results_row SERIES INDEX STAGE: "status detail" of one row.
 results_row() {
 	awk -F'\t' -v s="$1" -v i="$2" -v st="$3" '$1 == s && $2 == i && $5 == st { print $6 " " $8 }' \

@@ -608,7 +608,6 @@ boot_fixture() {
 @test "a boot identical to an earlier passing one is taken from the cache; FRESH=1 boots again" {
 	boot_fixture ok
 	export FAKE_QEMU_ARGS=$BATS_TEST_TMPDIR/qemu-args
-	boots() { grep -c -- "-initrd" "$FAKE_QEMU_ARGS"; }
 	run ws boot.sh series
 	[ "$status" -eq 0 ]
 	[ "$(boots)" -eq 2 ]
@@ -638,14 +637,13 @@ boot_fixture() {
 	[ "$status" -ne 0 ]
 	run ws boot.sh series
 	[ "$status" -ne 0 ]
-	[ "$(grep -c -- "-initrd" "$FAKE_QEMU_ARGS")" -eq 4 ]
+	[ "$(boots)" -eq 4 ]
 	[ ! -e "$WORKDIR/boot-cache" ] || [ -z "$(ls -A "$WORKDIR/boot-cache")" ]
 }
 
 @test "a boot is cached by QEMU's binary and both timeouts, and its guest programs by the C library they link" {
 	boot_fixture ok
 	export FAKE_QEMU_ARGS=$BATS_TEST_TMPDIR/qemu-args FAKE_CC_ARGS=$BATS_TEST_TMPDIR/cc-args
-	boots() { grep -c -- "-initrd" "$FAKE_QEMU_ARGS"; }
 	compiles() { grep -c -- "-static" "$FAKE_CC_ARGS"; }
 	cp "$FIXTURES/fake-qemu" "$BATS_TEST_TMPDIR/qemu"
 	export QEMU=$BATS_TEST_TMPDIR/qemu
@@ -705,7 +703,6 @@ boot_fixture() {
 @test "the KVM probe is made once per boot of the machine, not once per run; FRESH=1 probes again" {
 	boot_fixture ok
 	export FAKE_QEMU_ARGS=$BATS_TEST_TMPDIR/qemu-args
-	probes() { grep -c -- "rdinit=/ws-probe-no-such-init" "$FAKE_QEMU_ARGS"; }
 	run ws boot.sh series
 	[ "$status" -eq 0 ]
 	[[ $output == *"accelerator: tcg"* ]]
@@ -728,21 +725,13 @@ boot_fixture() {
 @test "kill -9 of boot.sh leaves no QEMU running" {
 	boot_fixture hang
 	export FAKE_QEMU_PIDS=$BATS_TEST_TMPDIR/qemu-pids
-	local pid i
+	local pid
 	BOOT_TIMEOUT=120 bash "$WS/scripts/boot.sh" series >"$BATS_TEST_TMPDIR/out" 2>&1 &
 	pid=$!
-	for i in $(seq 150); do
-		qemu_hangs && break
-		sleep 0.2
-	done
-	qemu_hangs
+	within 30 qemu_hangs
 	kill -9 "$pid"
 	wait "$pid" || true
-	for i in $(seq 25); do
-		all_stopped "$FAKE_QEMU_PIDS" >/dev/null && break
-		sleep 0.2
-	done
-	all_stopped "$FAKE_QEMU_PIDS"
+	within 5 all_stopped "$FAKE_QEMU_PIDS"
 }
 
 @test "make run boots a commit with its guest programs, runs CMD there and exits with its status" {
@@ -1206,18 +1195,26 @@ slow_check() {
 # foreground group (all.sh and what it runs in the foreground).  Its output
 # in $BATS_TEST_TMPDIR/out, which must say it was interrupted.
 interrupt_make_when() {
-	local pid i
+	local pid
 	setsid "$FIXTURES/default-sigint" bash "$WS/scripts/all.sh" >"$BATS_TEST_TMPDIR/out" 2>&1 &
 	pid=$!
-	for i in $(seq 150); do
-		"$1" && break
-		sleep 0.2
-	done
-	"$1"
+	within 30 "$1"
 	kill -INT -- -"$pid"
 	wait "$pid" || true
 	sleep 0.5
 	grep -q 'interrupted' "$BATS_TEST_TMPDIR/out"
+}
+
+# within SECONDS CMD...: CMD succeeds within SECONDS, tried every 0.2 s;
+# the last try's status and output when it never does.
+within() {
+	local tries=$(($1 * 5)) i
+	shift
+	for ((i = 1; i < tries; i++)); do
+		"$@" >/dev/null 2>&1 && return 0
+		sleep 0.2
+	done
+	"$@"
 }
 
 # all_stopped PIDFILE: every process named in PIDFILE is gone, or a zombie
