@@ -87,14 +87,13 @@ probe_accel() {
 # owner, and whether this user may open it), the user's groups and QEMU.
 # FRESH=1 probes again.
 probe_key() {
-	local qemu
-	qemu=$(qemu_key) || return 1
+	qemu_key_once || return 1
 	{
 		cat /proc/sys/kernel/random/boot_id 2>/dev/null || echo "no boot id"
 		stat -L -c '%i %t:%T %a %u:%g' /dev/kvm 2>/dev/null || echo "no /dev/kvm"
 		if [[ -r /dev/kvm && -w /dev/kvm ]]; then echo "rw"; else echo "not rw"; fi
 		id -G
-		echo "$qemu"
+		echo "$QEMU_KEY"
 	} | key_of 16
 }
 
@@ -212,12 +211,56 @@ compile_selftests() {
 	done < <(kselftest_entries)
 }
 
+# guest_links SRC: the flags a guest test is compiled with beyond
+# guest_cc's, from its "ws-link: LIB.a FLAGS..." lines: where the guest's
+# compiler has LIB.a, -DWS_HAVE_<LIB> (LIB in capitals, "lib" dropped) and
+# FLAGS; where it has not, nothing, and the test says what it could not do.
+guest_links() {
+	local lib rest a
+	local -a flags
+	while read -r lib rest; do
+		a=$("$GUEST_CC" -print-file-name="$lib" 2>/dev/null) || a=""
+		[[ $a == /* && -f $a ]] || continue
+		read -r -a flags <<<"$rest"
+		lib=${lib%.a}
+		lib=${lib#lib}
+		printf '%s\n' "-DWS_HAVE_LIB${lib^^}" "${flags[@]}"
+	done < <(sed -n 's/^[[:space:]/*]*ws-link:[[:space:]]*//p' "$1")
+}
+
+# guest_links_key: the libraries the ws-link: lines name, by content, as
+# the guest's compiler finds them (a libgc-dev upgrade changes the tests
+# that link it).
+guest_links_key() {
+	local lib a
+	sed -n 's/^[[:space:]/*]*ws-link:[[:space:]]*\([^[:space:]]*\).*/\1/p' "$WS_ROOT"/qemu/tests/*.c |
+		LC_ALL=C sort -u | while read -r lib; do
+		a=$("$GUEST_CC" -print-file-name="$lib" 2>/dev/null) || a=""
+		if [[ $a == /* && -f $a ]]; then
+			echo "$lib $(sha256sum <"$a" | cut -d' ' -f1)"
+		else
+			echo "$lib: not found"
+		fi
+	done
+}
+
+# guest_code: how the guest programs are built: the code of the functions
+# that compile and pack them (declare -f: no comments, one layout) and
+# bootarch.sh's facts they use, not all of boot.sh (an edit elsewhere in it
+# builds nothing again).
+guest_code() {
+	declare -f guest_cc guest_cc32 guest_m32 headers32 guest_links not_built \
+		kselftest_entries stage_selftests selftest_arches compile_selftests \
+		build_initramfs publish_initramfs gen_init_cpio
+	declare -p BOOT_ARCH BA_GUEST_CC BA_CC32 BA_FLAGS32 BA_ARCH32 BA_NO_M32 KSFT_DIR
+}
+
 # guest_key ART KSFT: what the guest programs are a function of: the
 # commit's uapi headers, kselftest.h and selftests (staged in KSFT), the
-# workspace's guest sources, how they are built (the code of boot.sh and
-# bootarch.sh: the compile lines and their flags), the compilers and the C
-# libraries linked into them (each libc.a by its content).  Commits that
-# touch neither the uapi nor the selftests share one initramfs.
+# workspace's guest sources, how they are built (guest_code), the
+# compilers and the C libraries and other libraries (ws-link:) linked into
+# them, each by its content.  Commits that touch neither the uapi nor the
+# selftests share one initramfs.
 guest_key() {
 	local art=$1 ksft=$2
 	{
@@ -225,10 +268,9 @@ guest_key() {
 		(cd "$ksft" && find . -type f | LC_ALL=C sort | xargs sha256sum)
 		sha256sum "$WS_ROOT/qemu/init.c" "$WS_ROOT/qemu/kselftests" "$WS_ROOT/qemu/not-built.c" \
 			"$WS_ROOT"/qemu/tests/*.[ch] | cut -d' ' -f1
-		script_code "$WS_ROOT/scripts/boot.sh"
-		script_code "$WS_ROOT/scripts/bootarch.sh"
-		echo "arch=$BOOT_ARCH"
+		guest_code
 		libc_key "$GUEST_CC"
+		guest_links_key
 		guest_shell_key
 		if [[ -z $BA_NO_M32 ]]; then
 			libc_key "${GUEST_CC32:-${BA_CC32:-$GUEST_CC}}" "${BA_FLAGS32[@]}"
@@ -296,6 +338,7 @@ publish_initramfs() {
 # Compiler errors land in DIR/guest-build.log.
 build_initramfs() {
 	local art=$1 dir=$2 sha=$3 key cache tmp stage t name
+	local -a links
 	[[ -s $art/kselftest.h ]] ||
 		die "artifact $art has no kselftest.h (tools/testing/selftests/kselftest.h missing in that commit?)"
 	stage=$dir/selftests
@@ -319,7 +362,8 @@ build_initramfs() {
 			if [[ $name == *.m32 ]]; then
 				guest_m32 "$tmp/tests/${name%.m32}_32" "$t" "$art/headers" "$(headers32 "$art")" "$ksft"
 			else
-				guest_cc "$tmp/tests/$name" "$t" "$art/headers" "$ksft"
+				mapfile -t links < <(guest_links "$t")
+				guest_cc "$tmp/tests/$name" "$t" "$art/headers" "$ksft" "${links[@]}"
 			fi 2>>"$dir/guest-build.log" || return 1
 		done
 		compile_selftests "$tmp/ksft" "$art/headers" "$(headers32 "$art")" "$tmp/tests" \
@@ -354,7 +398,7 @@ run_qemu() {
 	local kernel=$art/$BA_KERNEL
 	local -a machine
 	extra=$(kernel_cmdline "$art")
-	qemu_machine_args machine "$accel" "$dir/console.log" "$dir/ktap.log"
+	qemu_machine_args machine "$accel" "file:$dir/console.log" "$dir/ktap.log"
 	: >"$dir/console.log"
 	: >"$dir/ktap.log"
 	t0=$(date +%s.%N)
@@ -486,7 +530,7 @@ boot_commit() {
 	judge+=(--allow-skips-file "$dir/allowed-skips")
 	local smp key
 	smp=$([[ $CONFIG == debug ]] && echo 2 || echo 1)
-	if ! key=$(boot_key "$art" "$dir" "$accel" "$smp" "${judge[@]}"); then
+	if ! qemu_key_once || ! key=$(boot_key "$art" "$dir" "$accel" "$smp" "${judge[@]}"); then
 		record "$name" "$idx" "$sha" "$subj" "$stage" fail $(($(now) - t0)) "workspace: cannot hash the boot's inputs"
 		return 1
 	fi
@@ -516,22 +560,28 @@ boot_commit() {
 # of: the kernel image, the initramfs, the command line, QEMU (its binary
 # by content, and its version line), its options, both timeouts (a boot
 # that passed in 250 s does not pass with BOOT_TIMEOUT=200), the verdict
-# script and its options, the allowed skips, and the code (not the
-# comments: keys.sh's script_code) of boot.sh and bootarch.sh.
+# script and its options, the allowed skips, and boot_code.
 boot_key() {
-	local art=$1 dir=$2 accel=$3 smp=$4 qemu
+	local art=$1 dir=$2 accel=$3 smp=$4
 	shift 4
-	qemu=$(qemu_key) || return 1
+	qemu_key_once || return 1
 	{
 		sha256sum "$art/$BA_KERNEL" "$dir/initramfs.cpio" "$WS_ROOT/qemu/ktap-verdict" \
 			"$dir/allowed-skips" | cut -d' ' -f1
-		script_code "$WS_ROOT/scripts/boot.sh"
-		script_code "$WS_ROOT/scripts/bootarch.sh"
-		[[ $BOOT_ARCH == x86_64 ]] || echo "arch=$BOOT_ARCH"
-		echo "$qemu"
+		boot_code
+		echo "$QEMU_KEY"
 		printf '%s\n' "accel=$accel smp=$smp timeout=$TEST_TIMEOUT boot-timeout=$BOOT_TIMEOUT" \
 			"cmdline=$(kernel_cmdline "$art")" "$@"
 	} | key_of 32
+}
+
+# boot_code: how a boot is run and judged: the code of the functions that
+# start QEMU, make its command line and judge the boot (declare -f: no
+# comments, one layout) and bootarch.sh's facts they use, not all of
+# boot.sh (an edit elsewhere in it boots nothing again).
+boot_code() {
+	declare -f boot_commit run_qemu qemu_machine_args kernel_cmdline kunit_expected verdict_args
+	declare -p BOOT_ARCH BA_KERNEL BA_CONSOLE
 }
 
 # qemu_key: QEMU's binary by content and its version line (a rebuilt or
@@ -542,6 +592,12 @@ qemu_key() {
 	bin=$(command -v "$QEMU") || { echo "QEMU=$QEMU: not found" >&2; return 1; }
 	sha256sum "$(readlink -f "$bin")" | cut -d' ' -f1
 	"$QEMU" --version | sed -n 1p
+}
+
+# qemu_key_once: QEMU_KEY, qemu_key hashed once per boot.sh (boot_commit
+# calls it before the command substitutions that read it).
+qemu_key_once() {
+	[[ -n ${QEMU_KEY:-} ]] || QEMU_KEY=$(qemu_key)
 }
 
 # cached_boot KEY DIR: a passing boot with KEY was kept: its logs into DIR,

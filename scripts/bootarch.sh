@@ -88,16 +88,18 @@ arch_stage() {
 	if [[ $BOOT_ARCH == x86_64 ]]; then echo "$1"; else echo "$1-$BOOT_ARCH"; fi
 }
 
-# qemu_machine_args ARRAY ACCEL CONSOLE_LOG KTAP_LOG: QEMU's machine, CPU
+# qemu_machine_args ARRAY ACCEL CONSOLE KTAP_LOG: QEMU's machine, CPU
 # and serial ports for BOOT_ARCH into ARRAY.  The console is the first
-# serial port; init writes KTAP to /dev/ttyS1 on every architecture.
+# serial port, on QEMU's chardev CONSOLE ("file:PATH" for a batch boot,
+# "mon:stdio" for make shell); init writes KTAP to /dev/ttyS1, the file
+# KTAP_LOG, on every architecture.
 qemu_machine_args() {
 	local -n _args=$1
 	local accel=$2 console=$3 ktap=$4
 	case $BOOT_ARCH in
 	x86_64)
 		_args=(-accel "$accel" -cpu "$([[ $accel == kvm ]] && echo host || echo max)"
-			-serial "file:$console" -serial "file:$ktap")
+			-serial "$console" -serial "file:$ktap")
 		;;
 	arm64)
 		# The virt machine has one UART (PL011, ttyAMA0): KTAP goes
@@ -105,7 +107,7 @@ qemu_machine_args() {
 		# backend).  cortex-a57 rather than max: "max" emulates
 		# pointer authentication and SVE, several times slower in TCG.
 		_args=(-M virt -accel "$accel" -cpu cortex-a57
-			-serial "file:$console"
+			-serial "$console"
 			-chardev "file,id=ws-ktap,path=$ktap" -device "pci-serial-2x,chardev2=ws-ktap")
 		;;
 	esac

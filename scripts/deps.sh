@@ -29,7 +29,7 @@ packages() {
 		qemu-system-x86 bats shellcheck shfmt dwarves kmod rsync python3-aiosmtpd python3-pytest
 		python3-sphinx python3-sphinx-rtd-theme graphviz
 		qemu-system-arm libc6-dev-arm64-cross libc6-dev-armel-cross
-		busybox-static
+		busybox-static libgc-dev
 	PKGS
 	awk -F'\t' '!/^#/ && NF >= 6 && $4 != "-" { print $4 }' "$WS_ROOT/scripts/arches" | sort -u
 	scale_out_packages

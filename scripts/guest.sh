@@ -73,7 +73,7 @@ run_cpio() {
 # session MODE ART DIR ACCEL: QEMU with the console on this terminal.
 session() {
 	local mode=$1 art=$2 dir=$3 accel=$4 initrd=$3/initramfs.cpio console=stdio rc=0
-	local -a limit=()
+	local -a limit=() machine
 	if [[ $mode == run ]]; then
 		run_cpio "$dir"
 		initrd=$dir/initrd
@@ -83,11 +83,10 @@ session() {
 		console=mon:stdio
 	fi
 	: >"$dir/ktap.log"
-	"${limit[@]}" setpriv --pdeathsig KILL -- "$QEMU" -accel "$accel" \
-		-cpu "$([[ $accel == kvm ]] && echo host || echo max)" -m 1G -nodefaults -display none -no-reboot \
-		-serial "$console" -serial "file:$dir/ktap.log" \
+	qemu_machine_args machine "$accel" "$console" "$dir/ktap.log"
+	"${limit[@]}" setpriv --pdeathsig KILL -- "$QEMU" "${machine[@]}" -m 1G -nodefaults -display none -no-reboot \
 		-kernel "$art/$BA_KERNEL" -initrd "$initrd" \
-		-append "console=ttyS0 panic=-1 quiet ws.mode=$mode $(kernel_cmdline "$art")" || rc=$?
+		-append "console=$BA_CONSOLE panic=-1 quiet ws.mode=$mode $(kernel_cmdline "$art")" || rc=$?
 	local said st
 	said=$(sed -n 's/^# ws-run: //p' "$dir/ktap.log" | tail -n1)
 	case $said in

@@ -576,7 +576,7 @@ boot_fixture() {
 	ws apply.sh
 }
 
-@test "a comment-only edit of boot.sh boots nothing again; a change to its code boots again" {
+@test "a boot is keyed by the code that runs and judges it: a comment or code elsewhere in boot.sh boots nothing again, a change to how QEMU runs boots again" {
 	boot_fixture ok
 	# A copy of the workspace's scripts and qemu/ to edit.
 	local root=$BATS_TEST_TMPDIR/ws
@@ -589,11 +589,47 @@ boot_fixture() {
 	WS_ROOT=$root run bash "$root/scripts/boot.sh" series
 	[ "$status" -eq 0 ]
 	[ "$(grep -c '(cached: the same kernel' <<<"$output")" -eq 2 ]
-	# A command after main: the same boots, but another script.
+	# Code that neither runs nor judges a boot: a command after main, and
+	# the progress line of each commit.
 	printf 'true\n' >>"$root/scripts/boot.sh"
+	# shellcheck disable=SC2016 # boot.sh's text
+	sed -i 's/progress boot "\$s \[/progress boot "series $s [/' "$root/scripts/boot.sh"
+	# shellcheck disable=SC2016 # boot.sh's text
+	grep -q 'progress boot "series \$s \[' "$root/scripts/boot.sh"
+	WS_ROOT=$root run bash "$root/scripts/boot.sh" series
+	[ "$status" -eq 0 ]
+	[ "$(grep -c '(cached: the same kernel' <<<"$output")" -eq 2 ]
+	# How QEMU runs the guest: another memory size.
+	sed -i 's/ -m 1G -nodefaults/ -m 2G -nodefaults/' "$root/scripts/boot.sh"
+	grep -q -- '-m 2G' "$root/scripts/boot.sh"
 	WS_ROOT=$root run bash "$root/scripts/boot.sh" series
 	[ "$status" -eq 0 ]
 	[[ $output != *"(cached:"* ]]
+}
+
+@test "a guest test's ws-link: library is linked where the guest's compiler has it, and keys the initramfs by its content" {
+	boot_fixture ok
+	export FAKE_CC_ARGS=$BATS_TEST_TMPDIR/cc-args
+	# Without libgc.a: siginfo is compiled without it.
+	run ws boot.sh series
+	[ "$status" -eq 0 ]
+	grep -- '/siginfo.c' "$FAKE_CC_ARGS" >"$BATS_TEST_TMPDIR/lines"
+	[ -s "$BATS_TEST_TMPDIR/lines" ]
+	[ "$(grep -c -- '-lgc' "$BATS_TEST_TMPDIR/lines")" -eq 0 ]
+	# With one: -DWS_HAVE_LIBGC -lgc -pthread, for siginfo only.
+	export FAKE_LIBGC=$BATS_TEST_TMPDIR/libgc.a
+	printf 'one\n' >"$FAKE_LIBGC"
+	: >"$FAKE_CC_ARGS"
+	run ws boot.sh series
+	[ "$status" -eq 0 ]
+	grep -- '/siginfo.c' "$FAKE_CC_ARGS" | grep -q -- '-DWS_HAVE_LIBGC -lgc -pthread'
+	[ "$(grep -v -- '/siginfo.c' "$FAKE_CC_ARGS" | grep -c -- '-lgc')" -eq 0 ]
+	# Another libgc.a: compiled again.
+	printf 'two\n' >"$FAKE_LIBGC"
+	: >"$FAKE_CC_ARGS"
+	run ws boot.sh series
+	[ "$status" -eq 0 ]
+	grep -q -- '/siginfo.c' "$FAKE_CC_ARGS"
 }
 
 @test "boot-test passes a good kernel and falls back to TCG when KVM does not boot" {

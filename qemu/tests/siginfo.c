@@ -15,17 +15,28 @@
  *             container's init): not affected
  *   SIGPWR    a job that handles SIGPWR for its own purpose: the 2019
  *             design runs that handler on ^T, nsig does not
+ *   gc        a multithreaded program on Debian's Boehm GC (libgc, linked
+ *             statically where the guest's compiler has libgc.a), whose
+ *             stop-the-world signal on Linux is SIGPWR: it keeps
+ *             collecting, its data intact, through ^T; the 2019 design
+ *             delivers ^T to the collector's suspend handler, nsig does not
  *
  * Each job is the session leader of a new pty, in canonical mode with
  * ISIG and IEXTEN, VSTATUS ^T and NOKERNINFO clear; the test types ^T at
  * the master and reads what the terminal shows.  Without SIGINFO in the
  * headers (before either series) every case skips, as
  * qemu/expected-skips allows.
+ *
+ * The gc case links Debian's libgc where the guest's compiler has it
+ * (scripts/boot.sh reads the next line):
+ * ws-link: libgc.a -lgc -pthread
  */
 #define _GNU_SOURCE
 #include "ksig.h"		/* before libc's <signal.h> */
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -55,6 +66,8 @@
 #define HAVE_VSTATUS	0
 #endif
 #define POWER		"<siginfo: SIGPWR handler>"
+#define GC_LINE		"<siginfo: gc "
+#define GC_SUSPEND	"<siginfo: suspend handler>"
 
 /* The kernel's sigset_t: 16 bytes for nsig's SIGINFO, else 8. */
 static const size_t ksz = KSIG_SIGSET_BYTES;
@@ -176,6 +189,124 @@ static int job_power(void)
 	job_sleep_ms(JOB_MS);	/* restarted after the handler */
 	return JOB_COUNT + handled;
 }
+
+/* ---------------------------------------------------------------------- */
+/* Boehm GC's stop-the-world signal */
+
+#ifdef WS_HAVE_LIBGC
+#define GC_THREADS
+#include <gc/gc.h>
+#include <pthread.h>
+
+#define GC_WORKERS	3
+#define GC_NODES	2000
+#define GC_TYPES	10	/* ^T typed this many times, */
+#define GC_TYPE_MS	100	/* this far apart */
+#define GC_AFTER	3	/* full collections the job makes after them */
+
+struct gc_node {
+	struct gc_node *next;
+	unsigned long v;
+};
+
+static volatile int gc_stop;
+static volatile sig_atomic_t gc_bad, gc_from_kernel;
+static struct sigaction gc_suspend;	/* the collector's own handler */
+
+/* Builds lists of collected nodes and checks each after it is built. */
+static void *gc_worker(void *arg)
+{
+	unsigned long seed = (unsigned long)arg, i;
+	struct gc_node *head, *n;
+
+	while (!gc_stop) {
+		head = NULL;
+		for (i = 0; i < GC_NODES; i++) {
+			n = GC_MALLOC(sizeof(*n));
+			if (!n) {
+				gc_bad = 1;
+				return NULL;
+			}
+			n->next = head;
+			n->v = i * 2654435761UL + seed;
+			head = n;
+		}
+		for (n = head; n; n = n->next)
+			if (n->v != --i * 2654435761UL + seed)
+				gc_bad = 1;
+		if (i)
+			gc_bad = 1;
+	}
+	return NULL;
+}
+
+/*
+ * In front of the collector's suspend handler: counts the signals the
+ * kernel sent (SI_KERNEL: the line discipline's, not the collector's own
+ * pthread_kill()) and shows each on the terminal, then hands each to the
+ * collector as it came.
+ */
+static void gc_on_suspend(int sig, siginfo_t *si, void *ctx)
+{
+	if (si->si_code == SI_KERNEL) {
+		gc_from_kernel++;
+		if (write(STDOUT_FILENO, GC_SUSPEND "\n", sizeof(GC_SUSPEND)) < 0)
+			gc_bad = 1;
+	}
+	if (gc_suspend.sa_flags & SA_SIGINFO)
+		gc_suspend.sa_sigaction(sig, si, ctx);
+	else if (gc_suspend.sa_handler != SIG_DFL && gc_suspend.sa_handler != SIG_IGN)
+		gc_suspend.sa_handler(sig);
+}
+
+enum { JOB_GC_BAD = 6, JOB_GC_LINE = 7 };
+
+/*
+ * GC_WORKERS threads allocate until the test has typed ^T GC_TYPES times;
+ * then the job makes GC_AFTER full collections (a collector that hangs
+ * hangs the job), stops the workers and says on the terminal how many
+ * suspend signals the kernel sent.  Fails if a list came back changed.
+ */
+static int job_gc(void)
+{
+	pthread_t th[GC_WORKERS];
+	struct sigaction sa;
+	char line[128];
+	long long end;
+	int sig, i, n;
+
+	GC_INIT();
+	sig = GC_get_suspend_signal();
+	if (sigaction(sig, NULL, &gc_suspend))
+		return JOB_SETUP;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = gc_on_suspend;
+	sa.sa_flags = gc_suspend.sa_flags | SA_SIGINFO;
+	sa.sa_mask = gc_suspend.sa_mask;
+	if (sigaction(sig, &sa, NULL))
+		return JOB_SETUP;
+	if (!KSIG_SIGINFO_IS_SIGPWR && set_default(KSIG_SIGINFO))
+		return JOB_SETUP;
+	for (i = 0; i < GC_WORKERS; i++)
+		if (pthread_create(&th[i], NULL, gc_worker, (void *)(long)i))
+			return JOB_SETUP;
+	if (job_ready())
+		return JOB_SETUP;
+	end = now_ms() + GC_TYPES * GC_TYPE_MS + 2 * T_AFTER_MS;
+	while (now_ms() < end)
+		usleep(10000);	/* a signal may cut one short */
+	for (i = 0; i < GC_AFTER; i++)
+		GC_gcollect();
+	gc_stop = 1;
+	for (i = 0; i < GC_WORKERS; i++)
+		pthread_join(th[i], NULL);
+	n = snprintf(line, sizeof(line), GC_LINE "signal %d, %d from the kernel, %lu collections>\n",
+		     sig, (int)gc_from_kernel, (unsigned long)GC_get_gc_no());
+	if (write(STDOUT_FILENO, line, n) != n)
+		return JOB_GC_LINE;
+	return gc_bad ? JOB_GC_BAD : JOB_OK;
+}
+#endif
 
 /* ---------------------------------------------------------------------- */
 /* The terminal */
@@ -426,6 +557,12 @@ static const char *job_verdict(int r)
 		return "the job's sleep was interrupted: the signal was not ignored";
 	case JOB_COUNT:
 		return "the job's handler did not run exactly once";
+#ifdef WS_HAVE_LIBGC
+	case JOB_GC_BAD:
+		return "a list the collector kept came back changed";
+	case JOB_GC_LINE:
+		return "the job could not write its line";
+#endif
 	default:
 		return "the job failed";
 	}
@@ -564,6 +701,129 @@ static int case_power(void)
 	return r;
 }
 
+#ifdef WS_HAVE_LIBGC
+/* Of the job's threads, how many are asleep (state S) and how many not. */
+static void job_threads(pid_t pid, int *asleep, int *other)
+{
+	char path[320], buf[256], *state;
+	struct dirent *d;
+	DIR *dir;
+	int fd;
+	ssize_t n;
+
+	*asleep = *other = 0;
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	dir = opendir(path);
+	if (!dir)
+		return;
+	while ((d = readdir(dir))) {
+		if (d->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%s/stat", (int)pid, d->d_name);
+		fd = open(path, O_RDONLY);
+		n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+		if (fd >= 0)
+			close(fd);
+		if (n <= 0)
+			continue;
+		buf[n] = '\0';
+		state = strrchr(buf, ')');
+		if (state && state[1] == ' ' && state[2] == 'S')
+			(*asleep)++;
+		else
+			(*other)++;
+	}
+	closedir(dir);
+}
+#endif
+
+/*
+ * The 2019 design's risk the review named: Boehm GC stops the world with
+ * SIGPWR, so there ^T reaches the collector's suspend handler in every
+ * foreground program built on it, outside any collection.  Measured, not
+ * assumed: ^T typed GC_TYPES times while three threads allocate; then the
+ * job makes GC_AFTER full collections.  Where SIGINFO is a signal of its
+ * own the job must finish them, lists intact, and no ^T may reach the
+ * collector.  Where SIGINFO is SIGPWR, ^T reaches it, and what follows is
+ * shown: the job finishing the same way, or hung (alive at WAIT_MS with
+ * every thread asleep), which is what Debian 12's libgc does.
+ */
+static int case_gc(void)
+{
+#ifdef WS_HAVE_LIBGC
+	int is_pwr = KSIG_SIGINFO_IS_SIGPWR, sig = 0, from = -1, seen = 0, asleep, other, r, i;
+	unsigned long collections = 0;
+	const char *line, *p;
+	struct term t;
+
+	r = term_start(&t, "gcjob", job_gc, false);
+	if (r) {
+		term_stop(&t);
+		return r;
+	}
+	for (i = 0; i < GC_TYPES && !r; i++) {
+		usleep(GC_TYPE_MS * 1000);
+		r = term_type(&t, "\x14");
+	}
+	if (r) {
+		term_stop(&t);
+		return r;
+	}
+	term_collect(&t, GC_LINE, WAIT_MS);
+	for (p = t.out; (p = memmem(p, t.out + t.len - p, GC_SUSPEND, strlen(GC_SUSPEND)));
+	     p += strlen(GC_SUSPEND))
+		seen++;
+	if (!status_line(&t, "gcjob")) {
+		term_stop(&t);
+		return -1;
+	}
+	if (!memmem(t.out, t.len, GC_LINE, strlen(GC_LINE)) && waitpid(t.job, NULL, WNOHANG) == 0) {
+		/* No line, and still there: hung, or only slow? */
+		job_threads(t.job, &asleep, &other);
+		if (is_pwr && seen && !other) {
+			ksft_print_msg("%d ^T: %d reached the collector's suspend handler; the job hung: alive after %d ms without finishing, all %d of its threads asleep\n",
+				       GC_TYPES, seen, WAIT_MS, asleep);
+			term_stop(&t);
+			return 0;
+		}
+		r = failf("the job did not finish in %d ms (%d threads asleep, %d not; %d ^T reached the collector); the terminal showed \"%s\"",
+			  WAIT_MS, asleep, other, seen, show(t.out, t.len));
+		term_stop(&t);
+		return r;
+	}
+	r = term_wait(&t);
+	if (r > 0)
+		r = failf("%s (exit status %d); the terminal showed \"%s\"", job_verdict(r), r,
+			  show(t.out, t.len));
+	if (!r) {
+		line = memmem(t.out, t.len, GC_LINE, strlen(GC_LINE));
+		if (!line || sscanf(line + strlen(GC_LINE), "signal %d, %d from the kernel, %lu",
+				    &sig, &from, &collections) != 3)
+			r = failf("no \"%s...>\" line from the job: \"%s\"", GC_LINE,
+				  show(t.out, t.len));
+	}
+	if (!r && sig != SIGPWR)
+		r = failf("the collector's suspend signal is %d, not SIGPWR (%d): not the libgc this case is about",
+			  sig, SIGPWR);
+	else if (!r && from != seen)
+		r = failf("the job counted %d suspend signals from the kernel, the terminal showed %d",
+			  from, seen);
+	else if (!r && !is_pwr && from)
+		r = failf("^T reached the collector's suspend handler %d times, though SIGINFO is a signal of its own",
+			  from);
+	else if (!r && is_pwr && !from)
+		r = failf("^T never reached the collector's suspend handler, though SIGINFO is SIGPWR");
+	if (!r)
+		ksft_print_msg("%d ^T: %d reached the collector's suspend handler; it went on to %lu collections, lists intact\n",
+			       GC_TYPES, from, collections);
+	term_stop(&t);
+	return r;
+#else
+	failf("no libgc.a for this guest's compiler (Debian's libgc-dev is x86-64's)");
+	return 1;
+#endif
+}
+
 static const struct {
 	const char *name;
 	int (*fn)(void);
@@ -575,6 +835,8 @@ static const struct {
 	{ "init: a PID namespace's init in the foreground is not affected by ^T", case_init },
 	{ "SIGPWR: a job's own SIGPWR handler runs on ^T only where SIGINFO is SIGPWR",
 	  case_power },
+	{ "gc: a Boehm GC program keeps collecting through ^T where SIGINFO is its own signal; where it is SIGPWR, ^T reaches the collector",
+	  case_gc },
 };
 
 int main(void)
