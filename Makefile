@@ -120,7 +120,8 @@ override SEND := 0
 endif
 MBOX ?=
 ACCEPT_UNTESTED ?=
-export SEND MBOX ACCEPT_UNTESTED
+SENDER ?= 0
+export SEND MBOX ACCEPT_UNTESTED SENDER
 .PHONY: send reroll trailers covers
 
 send: deps ## make cross, then b4 prep and b4 send -o for $(SERIES): messages in $(WORKDIR)/outgoing/<name>-v<N>/, listed; SEND=1 sends them if the last make verified every cell of the series (or ACCEPT_UNTESTED names it)
@@ -197,6 +198,9 @@ help: ## this text
 	@echo "                only on the command line: SEND in the environment is ignored"
 	@echo "  ACCEPT_UNTESTED send: cells of the last make that failed or verified nothing which SEND=1 sends anyway, by"
 	@echo "                architecture, stage or stage@arch (sparc64,full-build@alpha); the cover letter lists them"
+	@echo "  SENDER        send: 1 sends the series as yours: where the project's placeholder identity (an address that"
+	@echo "                cannot receive mail) authored or signed a commit, your git user.name/user.email does; others'"
+	@echo "                authorship and sign-offs stay; shown per commit; series/ keeps the placeholder ($(SENDER))"
 	@echo "  COMMIT        shell, run: the commit's index in SERIES, 0 (its base) to its head (default: the head)"
 	@echo "  CMD           run: the command the guest runs with /bin/busybox sh (its exit status is make run's)"
 	@echo "  MBOX          trailers: the review replies, a thread saved from lore as an mbox (gzipped or not); empty:"

@@ -210,15 +210,47 @@ prefixes() {
 # replay_commit COMMIT PARENT [NOTES]: COMMIT's tree, author and message on
 # PARENT.  NOTES, if any, go under a '---' line after the message: b4
 # writes the message as the mail's body, so they land below the '---' of
-# the patch mail, where git am leaves them out.
+# the patch mail, where git am leaves them out.  With SENDER_IDENT (make
+# send SENDER=1) the sender takes what the placeholder identity holds: an
+# author whose address cannot receive mail becomes the sender, and so does
+# each such Signed-off-by and Co-developed-by (b4mail take-as); others'
+# authorship and sign-offs stay.  What was taken is said on stderr.
 replay_commit() {
-	local commit=$1 parent=$2 notes=${3:-} an ae ad
-	IFS=$'\t' read -r an ae ad < <(git_tree log -1 --format=$'%an\t%ae\t%ad' --date=raw "$commit")
+	local commit=$1 parent=$2 notes=${3:-} an ae ad msg taken subject
+	IFS=$'\t' read -r an ae ad subject < <(git_tree log -1 --format=$'%an\t%ae\t%ad\t%s' --date=raw "$commit")
+	msg=$(git_tree cat-file commit "$commit" | sed '1,/^$/d') || return 1
+	if [[ -n ${SENDER_IDENT:-} ]]; then
+		taken=$(mktemp) || return 1
+		msg=$(b4mail take-as "$SENDER_IDENT" <<<"$msg" 2>"$taken") || { cat "$taken" >&2; rm -f "$taken"; return 1; }
+		if ! b4mail undeliverable "$an <$ae>" >/dev/null; then
+			echo "author: $an <$ae> -> $SENDER_IDENT" >>"$taken"
+			an=$SENDER_NAME
+			ae=$SENDER_EMAIL
+		fi
+		[[ ! -s $taken ]] || printf '  SENDER=1, "%s": %s\n' "$subject" "$(paste -sd';' "$taken" | sed 's/;/; /g')" >&2
+		rm -f "$taken"
+	fi
 	{
-		git_tree cat-file commit "$commit" | sed '1,/^$/d'
+		printf '%s\n' "$msg"
 		[[ -z $notes ]] || printf -- '---\n%s\n' "$notes"
 	} | GIT_AUTHOR_NAME=$an GIT_AUTHOR_EMAIL=$ae GIT_AUTHOR_DATE=$ad \
 		git -C "$TREE" commit-tree "$commit^{tree}" -p "$parent"
+}
+
+# take_as_sender: make send SENDER=1: SENDER_IDENT ("Name <address>"),
+# SENDER_NAME and SENDER_EMAIL from the sender's git identity (user.name,
+# user.email), which must be able to receive mail.
+take_as_sender() {
+	[[ ${SENDER:-0} == 1 ]] || { [[ ${SENDER:-0} == 0 ]] || die "SENDER must be 0 or 1, not '$SENDER'"; return 0; }
+	SENDER_NAME=$(git_tree config --get user.name || true)
+	SENDER_EMAIL=$(git_tree config --get user.email || true)
+	[[ -n $SENDER_NAME && -n $SENDER_EMAIL ]] ||
+		die "SENDER=1 takes the series as yours, but your git identity is not set: git config --global user.name \"Your Name\"; git config --global user.email you@your.domain"
+	SENDER_IDENT="$SENDER_NAME <$SENDER_EMAIL>"
+	local why
+	why=$(b4mail undeliverable "$SENDER_IDENT") ||
+		die "SENDER=1, but your git identity cannot receive mail: $why (git config --global user.email you@your.domain)"
+	progress send "SENDER=1: the commits go out as $SENDER_IDENT's where the placeholder identity (an address that cannot receive mail) authored or signed them; series/ keeps them as they are"
 }
 
 # cover_with_note NAME: the path of series NAME's cover letter as it goes

@@ -29,6 +29,12 @@ lines on stderr with exit status 1):
   patch-notes PATCH          the notes under the '---' of PATCH (a file
                              git format-patch wrote), up to its diffstat;
                              nothing when it has none
+  take-as SENDER             the commit message on stdin with each
+                             Signed-off-by and Co-developed-by whose address
+                             cannot receive mail (undeliverable: the
+                             project's placeholder) naming SENDER ("Name
+                             <a@b>") instead, once; others' untouched.  On
+                             stderr, a line per trailer taken
   changelog COVER NEWREV OLDREV RANGE_DIFF [LINK]
                              COVER with a "Changes in vNEWREV" section that
                              holds the range-diff (from the file RANGE_DIFF)
@@ -396,6 +402,31 @@ def unmatched(mbox_path, commits_path):
             print(f'  {sender[0] or sender[1]}, {str(msg.get("Subject", "")).strip()}: {line}: {why}')
 
 
+# ---- the sender takes the series ---------------------------------------------
+
+TAKEN_TRAILER = re.compile(r'^(Signed-off-by|Co-developed-by):\s*(.*\S)\s*$', re.I)
+
+
+def take_as(sender):
+    """make send SENDER=1: the message on stdin with the placeholder's
+    sign-offs (every Signed-off-by and Co-developed-by whose address cannot
+    receive mail) made SENDER's.  A trailer that would then repeat the
+    line just above it is dropped, so the sender signs once there."""
+    if undeliverable_reason(sender):
+        fail(f'the sender cannot take the series: {undeliverable_reason(sender)}')
+        sys.exit(1)
+    out = []
+    for line in sys.stdin.read().split('\n'):
+        m = TAKEN_TRAILER.match(line)
+        if m and undeliverable_reason(m.group(2)):
+            print(f'{m.group(1)}: {m.group(2)} -> {sender}', file=sys.stderr)
+            line = f'{m.group(1)}: {sender}'
+            if out and out[-1].lower() == line.lower():
+                continue
+        out.append(line)
+    sys.stdout.write('\n'.join(out))
+
+
 # ---- the changelog ------------------------------------------------------------
 
 def trailer_block_start(lines):
@@ -495,6 +526,7 @@ def main(argv):
         'unmatched': (unmatched, 2),
         'undeliverable': (undeliverable, 1),
         'patch-notes': (patch_notes, 1),
+        'take-as': (take_as, 1),
     }
     if len(argv) >= 2 and argv[1] in commands and len(argv) == 2 + commands[argv[1]][1]:
         return commands[argv[1]][0](*argv[2:])

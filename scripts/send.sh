@@ -102,9 +102,11 @@ ADDRESS_TRAILERS="Signed-off-by Co-developed-by Tested-by Reported-by Suggested-
 # identity_problems NAME: why the messages of series NAME would carry an
 # address that cannot receive mail (b4mail undeliverable), one a line: the
 # sender's (sendemail.from, else user.email, as b4 takes it), and the
-# author and every address trailer ($ADDRESS_TRAILERS) of each commit.
+# author and every address trailer ($ADDRESS_TRAILERS) of each commit;
+# with SENDER=1 not the author, Signed-off-by and Co-developed-by, which
+# the sender takes (replay_commit).
 identity_problems() {
-	local name=$1 sender addr why
+	local name=$1 sender addr why trailers=$ADDRESS_TRAILERS format='%ae%n'
 	local -A seen=()
 	sender=$(smtp_setting from)
 	[[ -n $sender ]] || sender=$(git_tree config --get user.email || true)
@@ -113,8 +115,12 @@ identity_problems() {
 	else
 		why=$(b4mail undeliverable "$sender") || echo "the sender (sendemail.from or user.email): $why"
 	fi
-	local t format='%ae%n'
-	for t in $ADDRESS_TRAILERS; do format+="%(trailers:key=$t,valueonly,unfold)"; done
+	local t
+	if [[ -n ${SENDER_IDENT:-} ]]; then
+		format=""
+		trailers=$(tr ' ' '\n' <<<"$trailers" | grep -vxE 'Signed-off-by|Co-developed-by' | paste -sd' ')
+	fi
+	for t in $trailers; do format+="%(trailers:key=$t,valueonly,unfold)"; done
 	while IFS= read -r addr; do
 		addr=${addr%%#*}
 		[[ -n ${addr// /} && -z ${seen[$addr]:-} ]] || continue
@@ -133,7 +139,7 @@ check_identity() {
 	mapfile -t problems <<<"$text"
 	if [[ $SEND == 1 ]]; then
 		printf '  %s\n' "${problems[@]}" >&2
-		die "SEND=1, but $name would go out with an address no one can reply to (above). Set your own identity (git config --global user.name \"Your Name\"; git config --global user.email you@your.domain), make each patch carry its real author and your Signed-off-by (git commit --amend --reset-author -s in make apply's tree, then make export), and send again. Nothing was sent."
+		die "SEND=1, but $name would go out with an address no one can reply to (above). Set your own identity (git config --global user.name \"Your Name\"; git config --global user.email you@your.domain) and send with SENDER=1, which makes the placeholder's authorship and sign-offs yours in what goes out (series/ keeps them), or make each patch carry its real author and your Signed-off-by in make apply's tree, then make export. Nothing was sent."
 	fi
 	warn "$name carries an address that cannot receive mail; make send SEND=1 will refuse it: ${problems[0]}$( ((${#problems[@]} == 1)) || echo " (and $((${#problems[@]} - 1)) more)")"
 }
@@ -277,6 +283,7 @@ main() {
 		check_smtp_reachable
 	fi
 	ensure_applied "$name"
+	take_as_sender
 	check_identity "$name"
 	check_verified "$name"
 	check_cover_results "$name"

@@ -458,6 +458,59 @@ Reviewed-by: Dan Driver <dan@example.org>" ]
 	[ ! -e "$SINK/mbox" ]
 }
 
+@test "SENDER=1 sends the placeholder's patches as the sender's: its authorship and sign-offs become the sender's, others' stay, series/ is unchanged" {
+	start_smtp
+	smtp_in_git_config
+	# The placeholder authored and signed both; the second is ported work
+	# of Walt's, which keeps him as its author and his sign-off.
+	GIT_AUTHOR_NAME=Placeholder GIT_AUTHOR_EMAIL=p@seed.example GIT_COMMITTER_NAME=Placeholder \
+		GIT_COMMITTER_EMAIL=p@seed.example make_series two linux-source "c.c:int c;:fixture: add c" \
+		"d.c:int d;:fixture: add d"
+	local two=("$SERIES_DIR"/two/*.patch)
+	sed -i -e 's/^From: Placeholder <p@seed.example>/From: Walt <walt@walt-dev.org>/' \
+		-e '/^Signed-off-by: Placeholder/i Signed-off-by: Walt <walt@walt-dev.org>' "${two[1]}"
+	printf '%s\n' "fixture: two" "" "A series." "" "To: Tom <tom@example.org>" >"$SERIES_DIR/two/cover-letter"
+	ws apply.sh >/dev/null
+	verified two
+	local before
+	before=$(checksum "$SERIES_DIR/two")
+	# Without SENDER=1, SEND=1 refuses the placeholder, and names SENDER=1.
+	SERIES=two SEND=1 run ws send.sh
+	[ "$status" -ne 0 ]
+	[[ $output == *"a commit's author or trailer: p@seed.example is under .example"*"send with SENDER=1"* ]]
+	[ ! -e "$SINK/mbox" ]
+	# A sender whose own address cannot receive mail cannot take it.
+	git config --global user.name "Jane Sender"
+	git config --global user.email jane@sender.example
+	SERIES=two SEND=1 SENDER=1 run ws send.sh
+	[ "$status" -ne 0 ]
+	[[ $output == *"SENDER=1, but your git identity cannot receive mail: jane@sender.example is under .example"* ]]
+	[ ! -e "$SINK/mbox" ]
+	git config --global user.email jane@sender-mail.org
+	SERIES=two SEND=1 SENDER=1 run ws send.sh
+	[ "$status" -eq 0 ]
+	[[ $output == *'SENDER=1, "fixture: add c": Signed-off-by: Placeholder <p@seed.example> -> Jane Sender <jane@sender-mail.org>; author: Placeholder <p@seed.example> -> Jane Sender <jane@sender-mail.org>'* ]]
+	[[ $output == *'SENDER=1, "fixture: add d": Signed-off-by: Placeholder <p@seed.example> -> Jane Sender <jane@sender-mail.org>'* ]]
+	[[ $output != *'"fixture: add d": '*'author:'* ]]
+	# What went out: no placeholder; patch 1 the sender's, patch 2 Walt's
+	# with Walt's sign-off, then the sender's.
+	if grep -q 'seed.example' "$SINK/mbox"; then false; fi
+	"$PY" - "$SINK/mbox" <<-'EOF'
+		import mailbox, sys
+		msgs = {str(m['Subject']).split('] ', 1)[1].strip(): m for m in mailbox.mbox(sys.argv[1])}
+		one, two = msgs['fixture: add c'], msgs['fixture: add d']
+		jane = 'Jane Sender <jane@sender-mail.org>'
+		assert jane in str(one['From']), one['From']
+		body1, body2 = one.get_payload(), two.get_payload()
+		assert 'From: Walt' not in body1 and f'Signed-off-by: {jane}' in body1, body1
+		assert body2.startswith('From: Walt <walt@walt-dev.org>'), body2
+		assert f'Signed-off-by: Walt <walt@walt-dev.org>\nSigned-off-by: {jane}\n' in body2, body2
+	EOF
+	# series/two keeps the placeholder.
+	[ "$(checksum "$SERIES_DIR/two")" = "$before" ]
+	grep -q '^Signed-off-by: Placeholder <p@seed.example>' "${two[0]}"
+}
+
 @test "send puts the notes under a patch's '---' (its history) under the mail's '---', and git am leaves them out" {
 	local p=$SERIES_DIR/one/0001-fixture-add-a.patch msg
 	sed -i '0,/^---$/s//---\nv2: a note for the reviewers only./' "$p"
