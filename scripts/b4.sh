@@ -202,9 +202,17 @@ make_change_id() {
 	progress b4 "series/$1/change-id: a new b4 change-id, for every version of $1 (keep it with the series)"
 }
 
-# prefixes: b4.send-prefixes (RFC, ...), as b4 prep -n takes them.
+# prefixes NAME: the extra subject prefixes of series NAME's messages, as
+# b4 prep -n takes them: series/NAME/prefixes (one line: "RFC" gives
+# "[PATCH RFC v2 1/3]"; b4 puts them after PATCH), then b4.send-prefixes.
 prefixes() {
-	git_tree config --get b4.send-prefixes || true
+	local f=$SERIES_DIR/$1/prefixes own=""
+	if [[ -f $f ]]; then
+		own=$(sed -e 's/#.*//' "$f" | tr -s '[:space:]' ' ') || die "cannot read series/$1/prefixes"
+		[[ $own =~ ^[[:space:]]*([A-Za-z0-9.+_-]+[[:space:]]*)*$ ]] ||
+			die "series/$1/prefixes: subject prefixes are words of letters, digits and . + _ - (got '$own')"
+	fi
+	echo "$own $(git_tree config --get b4.send-prefixes || true)"
 }
 
 # replay_commit COMMIT PARENT [NOTES]: COMMIT's tree, author and message on
@@ -310,7 +318,9 @@ build_prep_branch() {
 	make_change_id "$name"
 	id=$(change_id "$name")
 	prepare_prep_worktree
-	read -ra prefix_list <<<"$(prefixes)"
+	local pfx
+	pfx=$(prefixes "$name") || exit 1
+	read -ra prefix_list <<<"$pfx"
 	coverfile=$(cover_with_note "$name") || die "could not write the cover letter of $name with its note in $LOGS"
 	cover=$(b4mail prep-cover "$coverfile" "$rev" "$id" "$(base_ref "$name")" \
 		"${prefix_list[@]}" | git_tree commit-tree "$base^{tree}" -p "$base")

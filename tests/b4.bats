@@ -511,6 +511,20 @@ Reviewed-by: Dan Driver <dan@example.org>" ]
 	grep -q '^Signed-off-by: Placeholder <p@seed.example>' "${two[0]}"
 }
 
+@test "series/<name>/prefixes puts its subject prefixes on every message; a bad one is named" {
+	printf '%s\n' "# an RFC, for now" "RFC" >"$SERIES_DIR/one/prefixes"
+	SERIES=one run ws send.sh
+	[ "$status" -eq 0 ]
+	messages "$WORKDIR/outgoing/one-v1" | cut -d'|' -f1 >"$BATS_TEST_TMPDIR/subjects"
+	grep -qx '\[PATCH RFC 0/3\] fixture: one series' "$BATS_TEST_TMPDIR/subjects"
+	grep -qx '\[PATCH RFC 1/3\] fixture: add a' "$BATS_TEST_TMPDIR/subjects"
+	[ "$(grep -c '^\[PATCH RFC ' "$BATS_TEST_TMPDIR/subjects")" -eq 4 ]
+	printf '%s\n' 'RFC; rm -rf /' >"$SERIES_DIR/one/prefixes"
+	SERIES=one run ws send.sh
+	[ "$status" -ne 0 ]
+	[[ $output == *"series/one/prefixes: subject prefixes are words of letters, digits"* ]]
+}
+
 @test "send puts the notes under a patch's '---' (its history) under the mail's '---', and git am leaves them out" {
 	local p=$SERIES_DIR/one/0001-fixture-add-a.patch msg
 	sed -i '0,/^---$/s//---\nv2: a note for the reviewers only./' "$p"
