@@ -257,10 +257,8 @@ guest_code() {
 
 # guest_key ART KSFT: what the guest programs are a function of: the
 # commit's uapi headers, kselftest.h and selftests (staged in KSFT), the
-# workspace's guest sources, how they are built (guest_code), the
-# compilers and the C libraries and other libraries (ws-link:) linked into
-# them, each by its content.  Commits that touch neither the uapi nor the
-# selftests share one initramfs.
+# workspace's guest sources, and guest_fixed_key.  Commits that touch
+# neither the uapi nor the selftests share one initramfs.
 guest_key() {
 	local art=$1 ksft=$2
 	{
@@ -268,6 +266,19 @@ guest_key() {
 		(cd "$ksft" && find . -type f | LC_ALL=C sort | xargs sha256sum)
 		sha256sum "$WS_ROOT/qemu/init.c" "$WS_ROOT/qemu/kselftests" "$WS_ROOT/qemu/not-built.c" \
 			"$WS_ROOT"/qemu/tests/*.[ch] | cut -d' ' -f1
+		echo "$GUEST_FIXED_KEY"
+		if [[ -n $BA_ARCH32 ]]; then
+			(cd "$art/headers32" && find . -type f | LC_ALL=C sort | xargs sha256sum)
+		fi
+	} | key_of 16
+}
+
+# guest_fixed_key: the part of guest_key that is the same for every commit:
+# how the guest programs are built (guest_code), the compilers, and the C
+# library and the other libraries (ws-link:) linked into them and the
+# guest's shell, each by its content.
+guest_fixed_key() {
+	{
 		guest_code
 		libc_key "$GUEST_CC"
 		guest_links_key
@@ -275,10 +286,13 @@ guest_key() {
 		if [[ -z $BA_NO_M32 ]]; then
 			libc_key "${GUEST_CC32:-${BA_CC32:-$GUEST_CC}}" "${BA_FLAGS32[@]}"
 		fi
-		if [[ -n $BA_ARCH32 ]]; then
-			(cd "$art/headers32" && find . -type f | LC_ALL=C sort | xargs sha256sum)
-		fi
 	} | key_of 16
+}
+
+# guest_fixed_once: GUEST_FIXED_KEY, made once per boot.sh (build_initramfs
+# calls it before the command substitution that reads it).
+guest_fixed_once() {
+	[[ -n ${GUEST_FIXED_KEY:-} ]] || GUEST_FIXED_KEY=$(guest_fixed_key)
 }
 
 # libc_key CC [FLAGS...]: the compiler's version and the content of the
@@ -347,6 +361,7 @@ build_initramfs() {
 	stage_selftests "$sha" "$stage"
 	[[ $BOOT_ARCH != x86_64 || -x $GUEST_SHELL ]] ||
 		die "no $GUEST_SHELL, the guest tests' shell: install busybox-static (make deps), or set GUEST_SHELL"
+	guest_fixed_once || return 1
 	key=$(guest_key "$art" "$stage")
 	cache=$WORKDIR/guest/$key
 	if [[ ! -s $cache/initramfs.cpio ]]; then
