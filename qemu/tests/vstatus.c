@@ -33,13 +33,14 @@
 #include "kselftest.h"
 #include "tty_util.h"
 
-#define NR_CASES	6
+#define NR_CASES	7
 #define CTRL_T		0x14
 #define LINE_WAIT_MS	3000	/* a status line must show up within this */
 #define QUIET_WAIT_MS	1000	/* and must not show up within this */
 #define IO_WAIT_MS	2000
 
 static const char *const case_names[NR_CASES] = {
+	"new pty: vstatus disabled, ^T is plain input",
 	"^T prints the status line",
 	"^T is not queued as input",
 	"nokerninfo suppresses the status line",
@@ -210,61 +211,100 @@ static int check_line(const struct buf *b, const char **why)
 	return 0;
 }
 
-static void test_ctrl_t_line(void)
+/*
+ * What the documented ABI promises for a new terminal: VSTATUS is disabled
+ * (c_cc[VSTATUS] is 0, _POSIX_VDISABLE) while ISIG, ICANON and IEXTEN are
+ * set, so a 0x14 typed at a reader in canonical mode is data, as it has
+ * always been on Linux, and no status line is printed.  Runs first, on the
+ * termios the pty was created with.
+ */
+static void test_default_off(void)
 {
-	const char *why;
+	const tcflag_t on = ISIG | ICANON | IEXTEN;
 	struct termios t;
-	cc_t dflt;
-	struct buf b;
+	struct buf b, m;
 
 	if (tc_get(&t)) {
 		ksft_test_result_fail("%s: TCGETS: %s\n", case_names[0], strerror(errno));
 		return;
 	}
-	/*
-	 * A wrong default fails this case, but ^T is still typed (as the
-	 * status character) so that the next case has something to check.
-	 */
-	dflt = t.c_cc[VSTATUS];
-	if (dflt != CTRL_T) {
-		t.c_cc[VSTATUS] = CTRL_T;
-		tc_set(&t);
+	if (t.c_cc[VSTATUS] != 0) {
+		ksft_test_result_fail("%s: default c_cc[VSTATUS] is 0x%02x, want 0 (disabled)\n",
+				      case_names[0], t.c_cc[VSTATUS]);
+		return;
+	}
+	if ((t.c_lflag & on) != on) {
+		ksft_test_result_fail("%s: default c_lflag 0%o lacks ISIG, ICANON or IEXTEN\n",
+				      case_names[0], (unsigned int)t.c_lflag);
+		return;
 	}
 	reset_io();
-	if (put(master, "\x14", 1)) {
+	if (put(master, "\x14\n", 2)) {
 		ksft_test_result_fail("%s: write: %s\n", case_names[0], strerror(errno));
 		return;
 	}
-	collect(master, &b, LINE_WAIT_MS, true, 0);
-	if (dflt != CTRL_T) {
-		ksft_test_result_fail("%s: default c_cc[VSTATUS] is 0x%02x, want 0x14\n",
-				      case_names[0], dflt);
+	collect(slave, &b, IO_WAIT_MS, false, 2);
+	collect(master, &m, QUIET_WAIT_MS, false, 0);
+	reset_io();
+	if (b.len != 2 || memcmp(b.data, "\x14\n", 2)) {
+		ksft_test_result_fail("%s: slave read \"%s\", want \"\\x14\\n\"\n",
+				      case_names[0], show(b.data, b.len));
 		return;
 	}
-	if (check_line(&b, &why)) {
-		ksft_test_result_fail("%s: %s\n", case_names[0], why);
+	if (has_load(&m)) {
+		ksft_test_result_fail("%s: status line on master: \"%s\"\n",
+				      case_names[0], show(m.data, m.len));
 		return;
 	}
 	ksft_test_result_pass("%s\n", case_names[0]);
 }
 
-/* Runs right after the first case: the ^T it typed must not be input. */
+/* Sets c_cc[VSTATUS] to ^T, which the following cases rely on. */
+static void test_ctrl_t_line(void)
+{
+	const char *why;
+	struct termios t;
+	struct buf b;
+
+	if (tc_get(&t)) {
+		ksft_test_result_fail("%s: TCGETS: %s\n", case_names[1], strerror(errno));
+		return;
+	}
+	t.c_cc[VSTATUS] = CTRL_T;
+	if (tc_set(&t)) {
+		ksft_test_result_fail("%s: TCSETS: %s\n", case_names[1], strerror(errno));
+		return;
+	}
+	reset_io();
+	if (put(master, "\x14", 1)) {
+		ksft_test_result_fail("%s: write: %s\n", case_names[1], strerror(errno));
+		return;
+	}
+	collect(master, &b, LINE_WAIT_MS, true, 0);
+	if (check_line(&b, &why)) {
+		ksft_test_result_fail("%s: %s\n", case_names[1], why);
+		return;
+	}
+	ksft_test_result_pass("%s\n", case_names[1]);
+}
+
+/* Runs right after test_ctrl_t_line(): the ^T it typed must not be input. */
 static void test_not_queued(void)
 {
 	struct buf b;
 
 	drain(master);
 	if (put(master, "x\n", 2)) {
-		ksft_test_result_fail("%s: write: %s\n", case_names[1], strerror(errno));
+		ksft_test_result_fail("%s: write: %s\n", case_names[2], strerror(errno));
 		return;
 	}
 	collect(slave, &b, IO_WAIT_MS, false, 2);
 	if (b.len != 2 || memcmp(b.data, "x\n", 2)) {
 		ksft_test_result_fail("%s: slave read \"%s\", want \"x\\n\"\n",
-				      case_names[1], show(b.data, b.len));
+				      case_names[2], show(b.data, b.len));
 		return;
 	}
-	ksft_test_result_pass("%s\n", case_names[1]);
+	ksft_test_result_pass("%s\n", case_names[2]);
 }
 
 static void test_nokerninfo(void)
@@ -275,19 +315,19 @@ static void test_nokerninfo(void)
 	struct buf b;
 
 	if (tc_get(&orig)) {
-		ksft_test_result_fail("%s: TCGETS: %s\n", case_names[2], strerror(errno));
+		ksft_test_result_fail("%s: TCGETS: %s\n", case_names[3], strerror(errno));
 		return;
 	}
 	t = orig;
 	t.c_lflag |= NOKERNINFO;
 	if (tc_set(&t) || tc_get(&t)) {
-		ksft_test_result_fail("%s: TCSETS: %s\n", case_names[2], strerror(errno));
+		ksft_test_result_fail("%s: TCSETS: %s\n", case_names[3], strerror(errno));
 		tc_set(&orig);
 		return;
 	}
 	if (!(t.c_lflag & NOKERNINFO)) {
 		ksft_test_result_fail("%s: NOKERNINFO did not stick in c_lflag (0%o)\n",
-				      case_names[2], (unsigned int)t.c_lflag);
+				      case_names[3], (unsigned int)t.c_lflag);
 		tc_set(&orig);
 		return;
 	}
@@ -297,7 +337,7 @@ static void test_nokerninfo(void)
 	orig.c_lflag &= ~NOKERNINFO;
 	tc_set(&orig);
 	if (has_load(&b)) {
-		ksft_test_result_fail("%s: master got \"%s\"\n", case_names[2],
+		ksft_test_result_fail("%s: master got \"%s\"\n", case_names[3],
 				      show(b.data, b.len));
 		reset_io();
 		return;
@@ -310,13 +350,13 @@ static void test_nokerninfo(void)
 	reset_io();
 	if (check_line(&b, &why)) {
 		ksft_test_result_fail("%s: after clearing NOKERNINFO: %s\n",
-				      case_names[2], why);
+				      case_names[3], why);
 		return;
 	}
-	ksft_test_result_pass("%s\n", case_names[2]);
+	ksft_test_result_pass("%s\n", case_names[3]);
 #else
 	ksft_test_result_skip("NOKERNINFO not in this kernel's uapi headers (%s)\n",
-			      case_names[2]);
+			      case_names[3]);
 #endif
 }
 
@@ -328,19 +368,19 @@ static void test_tiocstat(void)
 
 	reset_io();
 	if (ioctl(slave, TIOCSTAT, 0)) {
-		ksft_test_result_fail("%s: ioctl(TIOCSTAT): %s\n", case_names[3],
+		ksft_test_result_fail("%s: ioctl(TIOCSTAT): %s\n", case_names[4],
 				      strerror(errno));
 		return;
 	}
 	collect(master, &b, LINE_WAIT_MS, true, 0);
 	if (check_line(&b, &why)) {
-		ksft_test_result_fail("%s: %s\n", case_names[3], why);
+		ksft_test_result_fail("%s: %s\n", case_names[4], why);
 		return;
 	}
-	ksft_test_result_pass("%s\n", case_names[3]);
+	ksft_test_result_pass("%s\n", case_names[4]);
 #else
 	ksft_test_result_skip("TIOCSTAT not in this kernel's uapi headers (%s)\n",
-			      case_names[3]);
+			      case_names[4]);
 #endif
 }
 
@@ -447,13 +487,14 @@ int main(void)
 
 	start_sleeper();
 
-	/* After the first case c_cc[VSTATUS] is ^T even if the default is not. */
+	/* The default first; then c_cc[VSTATUS] is ^T for the other cases. */
+	test_default_off();
 	test_ctrl_t_line();
 	test_not_queued();
 	test_nokerninfo();
 	test_tiocstat();
-	test_plain_input(4, ICANON, "\x14", 1);
-	test_plain_input(5, IEXTEN, "\x14\n", 2);
+	test_plain_input(5, ICANON, "\x14", 1);
+	test_plain_input(6, IEXTEN, "\x14\n", 2);
 
 	stop_sleeper();
 	close(slave);
