@@ -174,6 +174,24 @@ plan_series() {
 		die "could not write the plan of $1 in $REPORT/plan"
 }
 
+# LAST_SECS: the seconds the last make of the same series took here
+# (bench-runs.tsv), said once at the start; the series lines then say how
+# far this run is against it.  Empty without history.
+LAST_SECS=""
+say_estimate() {
+	local out
+	out=$("$WS_ROOT/scripts/bench.py" "$REPORT" --estimate "${SERIES:-all}" 2>/dev/null) || return 0
+	[[ -n $out ]] || return 0
+	progress series "${out%%$'\n'*}"
+	LAST_SECS=${out##*$'\n'}
+}
+
+# so_far: ", elapsed M:SS of about M:SS (the last make's)", or nothing.
+so_far() {
+	[[ -n $LAST_SECS ]] || return 0
+	printf ", elapsed %s of about %d:%02d (the last make's)" "$(elapsed)" $((LAST_SECS / 60)) $((LAST_SECS % 60))
+}
+
 main() {
 	local state t0
 	t0=$(now)
@@ -204,13 +222,14 @@ main() {
 		plan_series "$s" "$checks"
 	done
 	((${#applied[@]})) || progress series "no series applied: nothing to build"
+	say_estimate
 	trap stop_beside EXIT
 	[[ ${CHECKS_BESIDE:-1} == 0 ]] || start_checks "${applied[@]}"
 	start_lane
 	local k=0
 	for s in "${applied[@]}"; do
 		k=$((k + 1))
-		progress series "=== series $k of ${#applied[@]}: $s ($(($(series_commits "$s" | wc -l) - 1)) commits) ==="
+		progress series "=== series $k of ${#applied[@]}: $s ($(($(series_commits "$s" | wc -l) - 1)) commits)$(so_far) ==="
 		[[ ${CHECKS_BESIDE:-1} != 0 ]] || SERIES=$s step check.sh || true
 		SERIES=$s step build.sh series || true
 		boot_step "SERIES=$s" boot.sh series

@@ -31,6 +31,13 @@
         this run's bench-raw.tsv: cold, unchanged (nothing built, booted or
         checked again), or "N rebuilt" (N commits of the bisect-build).
 
+  bench.py REPORT --estimate SERIES
+        What the last runs of make here took, for a new one's progress
+        lines: one line, "the last make of SERIES here took M:SS (DATE,
+        KIND); the last cold one M:SS" (the parts there is a run for),
+        or nothing when REPORT/bench-runs.tsv has no make of SERIES.
+        Then, on a second line, the last one's seconds alone.
+
   bench.py REPORT --svg
         The history of REPORT/bench-runs.tsv drawn as an SVG figure (the
         report's page takes it): the seconds of each run by date, on a
@@ -427,7 +434,26 @@ def pty_summary(path):
     return 0
 
 
+def estimate(report, series):
+    """bench.py REPORT --estimate SERIES (see the docstring)."""
+    runs = [r for r in read_runs(report)
+            if r["what"] == "make" and r["series"] == series and seconds(r["seconds"]) is not None]
+    if not runs:
+        return 0
+    last = runs[-1]
+    line = (f"the last make of {series} here took {mmss(seconds(last['seconds']))} "
+            f"({last['date']}, {last['state']}, {last['kind']})")
+    cold = [r for r in runs if r["state"] == "cold"]
+    if cold and cold[-1] is not last:
+        line += f"; the last cold one {mmss(seconds(cold[-1]['seconds']))} ({cold[-1]['date']})"
+    print(line)
+    print(int(round(seconds(last["seconds"]))))
+    return 0
+
+
 def main(argv):
+    if len(argv) == 3 and argv[1] == "--estimate":
+        return estimate(argv[0], argv[2])
     if len(argv) == 2 and argv[0] == "--pty-summary":
         return pty_summary(argv[1])
     if len(argv) == 2 and argv[1] == "--svg":

@@ -39,6 +39,20 @@ cells_of() {
 	run ! grep -qP '^0\t.*\tsignoff\t' "$plan"
 }
 
+@test "progress says what the last make of the same series took here, and how far this one is against it" {
+	make_series one linux-source "a.c:int a;:fixture: add a"
+	make_run
+	[ "$status" -eq 0 ]
+	# The first run here has no history to go by.
+	[[ $output != *"the last make of"* ]]
+	[[ $output == *"=== series 1 of 1: one (1 commits) ==="* ]]
+	# The next one says what the first took, and the elapsed time against it.
+	make_run
+	[ "$status" -eq 0 ]
+	[[ $output =~ "series     the last make of all here took "[0-9]+:[0-9][0-9]" ("[0-9-]+" "[0-9:]+", warm, " ]]
+	[[ $output =~ "=== series 1 of 1: one (1 commits), elapsed "[0-9]+:[0-9][0-9]" of about "[0-9]+:[0-9][0-9]" (the last make's) ===" ]]
+}
+
 @test "a stage that dies half-way leaves its cells missing: the matrix fails them and make exits non-zero" {
 	# From commit 2 on, the fixture's compiler kills cross.sh (commit 2
 	# itself has no kernel code to compile).

@@ -177,3 +177,27 @@ def test_svg_draws_each_kind_of_run_with_its_figures_and_nothing_without_history
     assert ">make, cold<" in svg and ">make, nothing changed<" in svg and ">make test<" in svg
     assert ">make, commits rebuilt<" not in svg
     assert "cold target 45 min" in svg and "warm target 15 s" in svg
+
+
+def estimate(tmp_path, series):
+    return subprocess.run([str(TOOL), str(tmp_path), "--estimate", series], check=True,
+                          capture_output=True, text=True).stdout
+
+
+def test_estimate_names_the_last_make_of_the_series_and_the_last_cold_one(tmp_path):
+    (tmp_path / "bench-runs.tsv").write_text(
+        "date\twhat\tstate\tkind\tseconds\tseries\tbuilds\trebuilt\tnaive\n"
+        "2026-12-01 10:00\tmake\tcold\tcold\t5715\tall\t29\t29\t\n"
+        "2026-12-01 12:00\tmake-test\twarm\tunchanged\t740\tall\t29\t0\t\n"
+        "2026-12-02 09:00\tmake\twarm\t3 rebuilt\t600\tnsig\t11\t3\t\n"
+        "2026-12-02 10:00\tmake\twarm\tunchanged\t42\tall\t29\t0\t\n")
+    assert estimate(tmp_path, "all") == (
+        "the last make of all here took 0:42 (2026-12-02 10:00, warm, unchanged);"
+        " the last cold one 95:15 (2026-12-01 10:00)\n42\n")
+    assert estimate(tmp_path, "nsig") == (
+        "the last make of nsig here took 10:00 (2026-12-02 09:00, warm, 3 rebuilt)\n600\n")
+    assert estimate(tmp_path, "sigpwr") == ""
+
+
+def test_estimate_without_history_says_nothing(tmp_path):
+    assert estimate(tmp_path, "all") == ""
