@@ -405,18 +405,27 @@ def unmatched(mbox_path, commits_path):
 # ---- the sender takes the series ---------------------------------------------
 
 TAKEN_TRAILER = re.compile(r'^(Signed-off-by|Co-developed-by):\s*(.*\S)\s*$', re.I)
+# A porter's bracketed note, "[address: what changed ...", as between
+# sign-offs (Documentation/process/submitting-patches.rst).
+PORTER_NOTE = re.compile(r'^\[([^\s:\]]+@[^\s:\]]+): ')
 
 
 def take_as(sender):
     """make send SENDER=1: the message on stdin with the placeholder's
     sign-offs (every Signed-off-by and Co-developed-by whose address cannot
-    receive mail) made SENDER's.  A trailer that would then repeat the
-    line just above it is dropped, so the sender signs once there."""
+    receive mail) made SENDER's, and so is each porter's bracketed note
+    that such an address opens.  A trailer that would then repeat the line
+    just above it is dropped, so the sender signs once there."""
     if undeliverable_reason(sender):
         fail(f'the sender cannot take the series: {undeliverable_reason(sender)}')
         sys.exit(1)
     out = []
+    sender_address = email.utils.parseaddr(sender)[1]
     for line in sys.stdin.read().split('\n'):
+        note = PORTER_NOTE.match(line)
+        if note and undeliverable_reason(note.group(1)):
+            print(f'[{note.group(1)}: ...] -> [{sender_address}: ...]', file=sys.stderr)
+            line = f'[{sender_address}: ' + line[note.end():]
         m = TAKEN_TRAILER.match(line)
         if m and undeliverable_reason(m.group(2)):
             print(f'{m.group(1)}: {m.group(2)} -> {sender}', file=sys.stderr)

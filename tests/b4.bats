@@ -468,7 +468,8 @@ Reviewed-by: Dan Driver <dan@example.org>" ]
 		"d.c:int d;:fixture: add d"
 	local two=("$SERIES_DIR"/two/*.patch)
 	sed -i -e 's/^From: Placeholder <p@seed.example>/From: Walt <walt@walt-dev.org>/' \
-		-e '/^Signed-off-by: Placeholder/i Signed-off-by: Walt <walt@walt-dev.org>' "${two[1]}"
+		-e '/^Signed-off-by: Placeholder/i Signed-off-by: Walt <walt@walt-dev.org>' \
+		-e '/^Signed-off-by: Placeholder/i [p@seed.example: ported to this tree]' "${two[1]}"
 	printf '%s\n' "fixture: two" "" "A series." "" "To: Tom <tom@example.org>" >"$SERIES_DIR/two/cover-letter"
 	ws apply.sh >/dev/null
 	verified two
@@ -490,7 +491,7 @@ Reviewed-by: Dan Driver <dan@example.org>" ]
 	SERIES=two SEND=1 SENDER=1 run ws send.sh
 	[ "$status" -eq 0 ]
 	[[ $output == *'SENDER=1, "fixture: add c": Signed-off-by: Placeholder <p@seed.example> -> Jane Sender <jane@sender-mail.org>; author: Placeholder <p@seed.example> -> Jane Sender <jane@sender-mail.org>'* ]]
-	[[ $output == *'SENDER=1, "fixture: add d": Signed-off-by: Placeholder <p@seed.example> -> Jane Sender <jane@sender-mail.org>'* ]]
+	[[ $output == *'SENDER=1, "fixture: add d": [p@seed.example: ...] -> [jane@sender-mail.org: ...]; Signed-off-by: Placeholder <p@seed.example> -> Jane Sender <jane@sender-mail.org>'* ]]
 	[[ $output != *'"fixture: add d": '*'author:'* ]]
 	# What went out: no placeholder; patch 1 the sender's, patch 2 Walt's
 	# with Walt's sign-off, then the sender's.
@@ -504,7 +505,8 @@ Reviewed-by: Dan Driver <dan@example.org>" ]
 		body1, body2 = one.get_payload(), two.get_payload()
 		assert 'From: Walt' not in body1 and f'Signed-off-by: {jane}' in body1, body1
 		assert body2.startswith('From: Walt <walt@walt-dev.org>'), body2
-		assert f'Signed-off-by: Walt <walt@walt-dev.org>\nSigned-off-by: {jane}\n' in body2, body2
+		assert (f'Signed-off-by: Walt <walt@walt-dev.org>\n[jane@sender-mail.org: ported to this tree]\n'
+		        f'Signed-off-by: {jane}\n') in body2, body2
 	EOF
 	# series/two keeps the placeholder.
 	[ "$(checksum "$SERIES_DIR/two")" = "$before" ]
