@@ -244,6 +244,15 @@ guest_links_key() {
 	done
 }
 
+# facts NAME...: the named variables' values as declare -p prints them, but
+# with the same export attribute however boot.sh was started: make exports
+# BOOT_ARCH and nothing else of these, and a run of boot.sh by hand, which
+# exports nothing, must key its boots as make's do.
+facts() {
+	declare -p "$@" | sed -E -e 's/^declare -([a-wyzA-Z]*)x([a-zA-Z]*) /declare -\1\2 /' \
+		-e 's/^declare - /declare -- /' -e 's/^declare -- BOOT_ARCH=/declare -x BOOT_ARCH=/'
+}
+
 # guest_code: how the guest programs are built: the code of the functions
 # that compile and pack them (declare -f: no comments, one layout) and
 # bootarch.sh's facts they use, not all of boot.sh (an edit elsewhere in it
@@ -252,7 +261,7 @@ guest_code() {
 	declare -f guest_cc guest_cc32 guest_m32 headers32 guest_links not_built \
 		kselftest_entries stage_selftests selftest_arches compile_selftests \
 		build_initramfs publish_initramfs gen_init_cpio
-	declare -p BOOT_ARCH BA_GUEST_CC BA_CC32 BA_FLAGS32 BA_ARCH32 BA_NO_M32 KSFT_DIR
+	facts BOOT_ARCH BA_GUEST_CC BA_CC32 BA_FLAGS32 BA_ARCH32 BA_NO_M32 KSFT_DIR
 }
 
 # guest_key ART KSFT: what the guest programs are a function of: the
@@ -596,7 +605,7 @@ boot_key() {
 # boot.sh (an edit elsewhere in it boots nothing again).
 boot_code() {
 	declare -f boot_commit run_qemu qemu_machine_args kernel_cmdline kunit_expected verdict_args
-	declare -p BOOT_ARCH BA_KERNEL BA_CONSOLE
+	facts BOOT_ARCH BA_KERNEL BA_CONSOLE
 }
 
 # qemu_key: QEMU's binary by content and its version line (a rebuilt or

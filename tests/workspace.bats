@@ -607,6 +607,15 @@ boot_fixture() {
 	[[ $output != *"(cached:"* ]]
 }
 
+@test "a boot keys the same whether BOOT_ARCH came exported (make) or not (boot.sh by hand)" {
+	boot_fixture ok
+	BOOT_ARCH=x86_64 run ws boot.sh series
+	[ "$status" -eq 0 ]
+	[[ $output != *"(cached:"* ]]
+	(unset BOOT_ARCH; ws boot.sh series) >"$BATS_TEST_TMPDIR/by-hand" 2>&1
+	[ "$(grep -c '(cached: the same kernel' "$BATS_TEST_TMPDIR/by-hand")" -eq 2 ]
+}
+
 @test "a guest test's ws-link: library is linked where the guest's compiler has it, and keys the initramfs by its content" {
 	boot_fixture ok
 	export FAKE_CC_ARGS=$BATS_TEST_TMPDIR/cc-args
