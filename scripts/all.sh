@@ -189,7 +189,7 @@ say_estimate() {
 # so_far: ", elapsed M:SS of about M:SS (the last make's)", or nothing.
 so_far() {
 	[[ -n $LAST_SECS ]] || return 0
-	printf ", elapsed %s of about %d:%02d (the last make's)" "$(elapsed)" $((LAST_SECS / 60)) $((LAST_SECS % 60))
+	printf ", elapsed %s of about %s (the last make's)" "$(elapsed)" "$(mmss "$LAST_SECS")"
 }
 
 main() {

@@ -235,8 +235,7 @@ guest_links_key() {
 	local lib a
 	sed -n 's/^[[:space:]/*]*ws-link:[[:space:]]*\([^[:space:]]*\).*/\1/p' "$WS_ROOT"/qemu/tests/*.c |
 		LC_ALL=C sort -u | while read -r lib; do
-		a=$("$GUEST_CC" -print-file-name="$lib" 2>/dev/null) || a=""
-		if [[ $a == /* && -f $a ]]; then
+		if a=$(cc_lib "$GUEST_CC" "$lib"); then
 			echo "$lib $(sha256sum <"$a" | cut -d' ' -f1)"
 		else
 			echo "$lib: not found"
@@ -304,6 +303,15 @@ guest_fixed_once() {
 	[[ -n ${GUEST_FIXED_KEY:-} ]] || GUEST_FIXED_KEY=$(guest_fixed_key)
 }
 
+# cc_lib CC LIB [FLAGS...]: the path of library LIB (libc.a) as compiler CC
+# links it with FLAGS; false when CC has none (gcc then prints the bare
+# name).
+cc_lib() {
+	local cc=$1 lib=$2 path
+	path=$("$cc" "${@:3}" -print-file-name="$lib" 2>/dev/null) || return 1
+	[[ $path == /* && -f $path ]] && echo "$path"
+}
+
 # libc_key CC [FLAGS...]: the compiler's version and the content of the
 # static C library it links with FLAGS (a libc6-dev upgrade changes every
 # static guest program).  A compiler that is missing keys as missing: the
@@ -312,8 +320,7 @@ libc_key() {
 	local cc=$1 lib
 	shift
 	"$cc" --version 2>/dev/null | sed -n 1p || echo "$cc: missing"
-	lib=$("$cc" "$@" -print-file-name=libc.a 2>/dev/null) || lib=""
-	if [[ $lib == /* && -f $lib ]]; then
+	if lib=$(cc_lib "$cc" libc.a "$@"); then
 		sha256sum "$lib" | cut -d' ' -f1
 	else
 		echo "libc.a of $cc $*: not found"

@@ -80,9 +80,13 @@ warn() {
 	printf 'warning: %s\n' "$*" >&2
 }
 
+# mmss SECONDS: as M:SS.
+mmss() {
+	printf '%d:%02d' $(($1 / 60)) $(($1 % 60))
+}
+
 elapsed() {
-	local s=$(($(date +%s) - WS_START))
-	printf '%d:%02d' $((s / 60)) $((s % 60))
+	mmss $(($(date +%s) - WS_START))
 }
 
 # progress STAGE WHAT...: one line per step, with time since the run began.

@@ -106,7 +106,7 @@ ADDRESS_TRAILERS="Signed-off-by Co-developed-by Tested-by Reported-by Suggested-
 # with SENDER=1 not the author, Signed-off-by and Co-developed-by, which
 # the sender takes (replay_commit).
 identity_problems() {
-	local name=$1 sender addr why trailers=$ADDRESS_TRAILERS format='%ae%n'
+	local name=$1 sender addr why format='%ae%n'
 	local -A seen=()
 	sender=$(smtp_setting from)
 	[[ -n $sender ]] || sender=$(git_tree config --get user.email || true)
@@ -116,11 +116,11 @@ identity_problems() {
 		why=$(b4mail undeliverable "$sender") || echo "the sender (sendemail.from or user.email): $why"
 	fi
 	local t
-	if [[ -n ${SENDER_IDENT:-} ]]; then
-		format=""
-		trailers=$(tr ' ' '\n' <<<"$trailers" | grep -vxE 'Signed-off-by|Co-developed-by' | paste -sd' ')
-	fi
-	for t in $trailers; do format+="%(trailers:key=$t,valueonly,unfold)"; done
+	[[ -z ${SENDER_IDENT:-} ]] || format=""
+	for t in $ADDRESS_TRAILERS; do
+		[[ -z ${SENDER_IDENT:-} || ($t != Signed-off-by && $t != Co-developed-by) ]] || continue
+		format+="%(trailers:key=$t,valueonly,unfold)"
+	done
 	while IFS= read -r addr; do
 		addr=${addr%%#*}
 		[[ -n ${addr// /} && -z ${seen[$addr]:-} ]] || continue
