@@ -19,15 +19,25 @@
 # headers concerns the representative set ("rep" there).  Per architecture
 # it compiles, in one prepared O= directory per architecture
 # ($WORKDIR/cross/<name>, kept between commits and runs), the objects of
-# the .c and .S files the commit touches, and for each header it touches a
-# sample of the objects that include it (kbuild's .cmd files of the x86
-# smoke build tell which, kept per kernel version; capped at
-# CROSS_MAX_OBJS in all; the row says how many of how many), plus the
-# files of that architecture that include it directly.  When the compile prints an error or a warning, the same
+# the .c and .S files the commit touches, and for each header it touches
+# every file under that architecture's arch/<dir>/ that includes it by
+# name, plus a sample of the other objects that include it (kbuild's .cmd
+# files of the x86 smoke build tell which, kept per kernel version; capped
+# at CROSS_MAX_OBJS in all; the row says how many of how many).  Which of
+# them the configuration builds, kbuild says: its dry run (make -n all),
+# kept per architecture and state of the Makefiles, Kconfigs and
+# defconfigs.  When the compile prints an error or a warning, the same
 # objects are compiled at the parent: a new error fails the cell, a new
 # warning warns (scripts/cross_diag.py).  An architecture the commit
 # touches that has no cross compiler is a "skip" row that says why.
-# A cell is cached by commit, parent, objects, compiler and this code.
+# A cell is cached by commit, parent, objects, compiler, base fixups and
+# the code that makes it.
+#
+# Base fixups: where Debian's base does not build for an architecture with
+# Debian's cross compiler, fixups/<version>/<arch dir>/NNNN-*.patch are
+# applied, for that architecture's compiles and builds only, in a worktree
+# of its own ($WORKDIR/cross-fixed/<arch dir>), never in a series; the
+# rows name them.
 #
 # The full builds use tinyconfig plus qemu/configs/cross.config, in
 # $WORKDIR/cross-full/<name>; a head that fails where the series' base
@@ -53,10 +63,11 @@ CROSS_MAX_OBJS=${CROSS_MAX_OBJS:-16}
 JOBS=${JOBS:-$(nproc)}
 CROSS_PAR=${CROSS_PAR:-2}
 DIAG_PY=$WS_ROOT/scripts/cross_diag.py
-SELECT_PY=$WS_ROOT/scripts/kbuild_select.py
+FIXUPS=${FIXUPS:-$WS_ROOT/fixups}
+XFIXED=$WORKDIR/cross-fixed
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
 
-declare -A A_ARCH=() A_PKG=() A_PREFIX=() A_SET=() A_CONFIG=() A_DIR=() A_LINE=()
+declare -A A_ARCH=() A_PKG=() A_PREFIX=() A_SET=() A_CONFIG=() A_DIR=() A_LINE=() A_SRC=()
 declare -a A_NAMES=()
 
 # load_arches: scripts/arches into the A_* tables; a malformed line stops
@@ -89,12 +100,13 @@ touched_files() {
 # memo NAME CMD...: CMD's output, computed once per run of cmd_series
 # (kept in $MEMO/NAME); without $MEMO, every time.
 memo() {
-	local f=${MEMO:+$MEMO/$1}
+	local f=${MEMO:+$MEMO/$1} tmp
 	shift
 	[[ -n $f ]] || { "$@"; return; }
 	if [[ ! -f $f ]]; then
-		"$@" >"$f.tmp" || { rm -f "$f.tmp"; return 1; }
-		mv "$f.tmp" "$f" || return 1
+		tmp=$f.$BASHPID
+		"$@" >"$tmp" || { rm -f "$tmp"; return 1; }
+		mv "$tmp" "$f" || return 1
 	fi
 	cat "$f"
 }
@@ -204,20 +216,24 @@ smoke_includers() {
 		grep -vE '(^(scripts|tools|usr)/|\.mod\.o$|^vmlinux)' | LC_ALL=C sort -u || true
 }
 
-# direct_includers SHA HEADER DIR: files of arch/DIR/kernel/ and mm/ that
-# include HEADER by name (the architecture's own users of a header; not
-# its platform directories, which its defconfig mostly leaves out).
+# direct_includers SHA HEADER DIR: every .c file under arch/DIR/ that
+# includes HEADER by name (an asm-generic header also as <asm/...>, which
+# is how the architectures that take it include it): the architecture's
+# own users of the header, compiled whenever its configuration builds them.
 direct_includers() {
 	local sha=$1 h=$2 d=$3 name rc=0 list
+	local -a pats=()
 	case $h in
 	*/include/uapi/*) name=${h#*/include/uapi/} ;;
 	*/include/*) name=${h#*/include/} ;;
 	include/*) name=${h#include/} ;;
 	*) return 0 ;;
 	esac
-	list=$(git_tree grep -l -F "#include <$name>" "$sha" -- "arch/$d/kernel/*.c" "arch/$d/mm/*.c") || rc=$?
+	pats=(-e "#include <$name>")
+	[[ $name != asm-generic/* ]] || pats+=(-e "#include <asm/${name#asm-generic/}>")
+	list=$(git_tree grep -l -F "${pats[@]}" "$sha" -- "arch/$d/*.c") || rc=$?
 	((rc <= 1)) || { warn "git grep in ${sha:0:12} failed"; return 1; }
-	[[ -z $list ]] || sed -E "s#^$sha:##; s#\\.c\$#.o#" <<<"$list" | head -n 4
+	[[ -z $list ]] || sed -E "s#^$sha:##; s#\\.c\$#.o#" <<<"$list"
 }
 
 # sample N: N lines of standard input, evenly spaced, in order.
@@ -231,7 +247,7 @@ sample() {
 # plan SHA NAME FILE: the objects to compile for architecture NAME into
 # FILE; prints how they were chosen.
 plan() {
-	local sha=$1 name=$2 file=$3 d=${A_DIR[$2]} f n left nh=0 total=0
+	local sha=$1 name=$2 file=$3 d=${A_DIR[$2]} f n na left nh=0 total=0
 	local -a own=() headers=()
 	while IFS= read -r f; do
 		if [[ -z $f ]] || ! kernel_code "$f"; then continue; fi
@@ -250,6 +266,7 @@ plan() {
 	LC_ALL=C sort -u "$file.deps" -o "$file.deps"
 	total=$(grep -c . "$file.deps" || true)
 	n=$(LC_ALL=C sort -u "$file.own" | grep -c . || true)
+	na=$((n - ${#own[@]}))
 	left=$((CROSS_MAX_OBJS - n))
 	((left >= 4)) || left=4
 	{
@@ -258,7 +275,10 @@ plan() {
 	} | grep . | LC_ALL=C sort -u >"$file" || true
 	nh=$(($(grep -c . "$file" || true) - n))
 	rm -f "$file.own" "$file.deps"
-	if ((${#headers[@]})); then
+	if ((${#headers[@]} && na > 0)); then
+		printf '%d objects: %d of its files, %d in arch/%s/ and %d of the %d others that include its headers' \
+			$((n + nh)) $((n - na)) "$na" "$d" "$nh" "$total"
+	elif ((${#headers[@]})); then
 		printf '%d objects: %d of its files, %d of the %d that include its headers' \
 			$((n + nh)) "$n" "$nh" "$total"
 	else
@@ -266,21 +286,76 @@ plan() {
 	fi
 }
 
-# checkout_xsrc SHA: the cross worktree at SHA, and XOUT the O= root of
-# SHA's kernel version.
+# checkout_xsrc SHA [NAME...]: the cross worktree at SHA, XOUT the O= root
+# of SHA's kernel version, and each NAME's tree (sync_src) at SHA.
 checkout_xsrc() {
-	local v
-	git_worktree_at "$TREE" "$XSRC" "$1" || return 1
-	v=$(memo "version-$1" kernel_version "$1") || return 1
+	local v sha=$1 name
+	shift
+	git_worktree_at "$TREE" "$XSRC" "$sha" || return 1
+	v=$(memo "version-$sha" kernel_version "$sha") || return 1
 	XOUT=$XOUT_ROOT/$v
+	for name in "$@"; do
+		sync_src "$name" "$sha" || return 1
+	done
 }
 
-# amake OUT NAME ARGS...: make in the cross worktree for architecture NAME
-# into the O= directory OUT/NAME.
+# fixups_of NAME VERSION: the base fixups of NAME's arch directory for
+# kernel VERSION (fixups/VERSION/DIR/*.patch), in order.
+fixups_of() {
+	local f
+	for f in "$FIXUPS/$2/${A_DIR[$1]}"/*.patch; do
+		[[ ! -f $f ]] || echo "$f"
+	done
+}
+
+# sync_src NAME SHA: A_SRC[NAME], the tree NAME compiles SHA in: the cross
+# worktree, or, when SHA's version has base fixups for NAME, a worktree of
+# NAME's arch directory at SHA with them applied (kept while SHA and the
+# fixups stay the same).  A fixup that does not apply stops, naming it.
+sync_src() {
+	local name=$1 sha=$2 v dir want p
+	local -a fx=()
+	v=$(memo "version-$sha" kernel_version "$sha") || return 1
+	capture fx fixups_of "$name" "$v"
+	if ((${#fx[@]} == 0)); then
+		A_SRC[$name]=$XSRC
+		return 0
+	fi
+	dir=$XFIXED/${A_DIR[$name]}
+	want="$sha $(cat "${fx[@]}" | key_of 16)"
+	if [[ $(cat "$dir.at" 2>/dev/null) != "$want" ]]; then
+		rm -f "$dir.at"
+		git_worktree_at "$TREE" "$dir" "$sha" || return 1
+		for p in "${fx[@]}"; do
+			git -C "$dir" apply "$p" ||
+				{ warn "the base fixup ${p#"$WS_ROOT"/} does not apply to ${sha:0:12} ($v)"; return 1; }
+		done
+		echo "$want" >"$dir.at" || return 1
+	fi
+	A_SRC[$name]=$dir
+}
+
+# src_of NAME: the tree NAME compiles in (sync_src), the cross worktree
+# until then.
+src_of() {
+	echo "${A_SRC[$1]:-$XSRC}"
+}
+
+# fixups_note NAME SHA: "; with base fixup(s) ..." for a row, when SHA's
+# version has base fixups for NAME.
+fixups_note() {
+	local v list
+	v=$(memo "version-$2" kernel_version "$2") || return 1
+	list=$(fixups_of "$1" "$v" | sed "s#^$FIXUPS/##" | xargs) || return 1
+	[[ -z $list ]] || printf '; with base fixup(s) %s' "$list"
+}
+
+# amake OUT NAME ARGS...: make in NAME's tree (src_of) for architecture
+# NAME into the O= directory OUT/NAME.
 amake() {
 	local out=$1/$2 name=$2 prefix=${A_PREFIX[$2]}
 	shift 2
-	icecc_run "${prefix}gcc" make -C "$XSRC" O="$out" ARCH="${A_ARCH[$name]}" ${prefix:+CROSS_COMPILE=$prefix} \
+	icecc_run "${prefix}gcc" make -C "$(src_of "$name")" O="$out" ARCH="${A_ARCH[$name]}" ${prefix:+CROSS_COMPILE=$prefix} \
 		CC="ccache ${prefix}gcc" HOSTCC="ccache gcc" "$@"
 }
 
@@ -301,33 +376,80 @@ prepare_out() {
 	}
 }
 
+# kbuild_files SHA: what decides which objects a configuration builds at
+# SHA: the blobs of every Makefile, Kbuild, Kconfig and defconfig, and the
+# names of the .c and .S files.
+kbuild_files() {
+	git_tree ls-tree -r "$1" | awk -F'\t' '
+		$2 ~ /(^|\/)(Makefile|Kbuild|Kconfig)[^\/]*$/ || $2 ~ /^arch\/[^\/]+\/configs\// { print; next }
+		$2 ~ /\.[cS]$/ { print $2 }' | key_of 16
+}
+
+# built_objects NAME SHA LOG: the file that lists, one a line, every object
+# NAME's configuration builds at SHA (checked out in its tree), as kbuild
+# itself says: a dry run of make all in NAME's O= directory, every object
+# taken as changed (-W on the header every object includes), its
+# compile lines read for their "-o" (paths normalized: arm64 builds
+# virt/kvm/kvm_main.o as arch/arm64/kvm/../../../virt/kvm/kvm_main.o).
+# Kept per architecture line, compiler and kbuild_files.
+built_objects() {
+	local name=$1 sha=$2 log=$3 key f src t0 tmp
+	src=$(src_of "$name")
+	key=$({
+		printf '%s\n' "${A_LINE[$name]}"
+		cc_of "$name"
+		memo "kbuild-$sha" kbuild_files "$sha"
+		[[ $src == "$XSRC" ]] || cut -d' ' -f2 "$src.at"
+	} | key_of 16) || return 1
+	f=$XCACHE/objects/$name-$key
+	tmp=$f.$BASHPID
+	if [[ ! -s $f ]]; then
+		t0=$(now)
+		progress cross "  $name: which objects ${A_CONFIG[$name]} builds (make -n all)" >&2
+		mkdir -p "${f%/*}" && xmake "$name" prepare >>"$log" 2>&1 || return 1
+		xmake "$name" -k -n -W "$src/include/linux/kconfig.h" all >"$tmp.dry" 2>&1 || true
+		grep -oE "(^| )-o [^ ]+\.o( |$)" "$tmp.dry" | awk -v out="$XOUT/$name/" '{
+				p = $2; if (index(p, out) == 1) p = substr(p, length(out) + 1)
+				n = split(p, c, "/"); k = 0
+				for (i = 1; i <= n; i++) {
+					if (c[i] == "..") { if (k > 0) k-- } else if (c[i] != ".") s[++k] = c[i]
+				}
+				o = s[1]; for (i = 2; i <= k; i++) o = o "/" s[i]; print o
+			}' | LC_ALL=C sort -u >"$tmp" || true
+		[[ -s $tmp ]] || { warn "$name: make -n all listed no object (see $tmp.dry)"; return 1; }
+		rm -f "$tmp.dry"
+		mv "$tmp" "$f" || return 1
+		bench cross "objects $name ${XOUT##*/}" $(($(now) - t0))
+	fi
+	echo "$f"
+}
+
 # compile NAME OBJLIST LOG [EMPTY]: compile the objects of OBJLIST whose source
-# exists in the worktree and that the architecture's config builds
-# (scripts/kbuild_select.py reads the Makefiles), each again even if make
-# thinks it is up to date (ccache answers an unchanged one, with its
-# warnings).  make's status.  The objects left out are listed in LOG, with
-# the reason.  With no object left, make EMPTY if given (the parent's
-# "prepare", for the messages of the prepare steps).  make -Otarget keeps
-# each object's lines together, so that a message names its object.
+# exists in NAME's tree and that its configuration builds (built_objects),
+# each again even if make thinks it is up to date (ccache answers an
+# unchanged one, with its warnings).  make's status.  The objects left out
+# are listed in LOG, with the reason.  With no object left, make EMPTY if
+# given (the parent's "prepare", for the messages of the prepare steps).
+# make -Otarget keeps each object's lines together, so that a message
+# names its object.
 compile() {
-	local name=$1 list=$2 log=$3 empty=${4:-} o verdict why
+	local name=$1 list=$2 log=$3 empty=${4:-} o built src
 	local -a objs=()
 	: >>"$log" || return 1
 	prepare_out "$name" "$log" || return 1
+	src=$(src_of "$name")
+	# A prepare that fails (asm-offsets) fails here, before any object.
+	built=$(built_objects "$name" "$(git -C "$src" rev-parse HEAD)" "$log") || { : >"$log.kept"; return 1; }
 	while IFS= read -r o; do
-		[[ -e $XSRC/${o%.o}.c || -e $XSRC/${o%.o}.S ]] && echo "$o"
-	done <"$list" >"$list.present" || true
-	"$SELECT_PY" "$XSRC" "$XOUT/$name/.config" "$list.present" >"$list.select" ||
-		{ warn "$SELECT_PY failed on $list for $name"; return 1; }
-	while IFS=$'\t' read -r verdict o why; do
-		if [[ $verdict == keep ]]; then
+		if [[ ! -e $src/${o%.o}.c && ! -e $src/${o%.o}.S ]]; then
+			echo "cross.sh: $o: no source here, left out" >>"$log"
+		elif grep -qxF -- "$o" "$built"; then
 			objs+=("$o")
 			rm -f "$XOUT/$name/$o"
 		else
-			echo "cross.sh: $o: not built by ${A_CONFIG[$name]}, left out: $why" >>"$log"
+			echo "cross.sh: $o: not built by ${A_CONFIG[$name]}, left out: make -n all does not compile it" >>"$log"
 		fi
-	done <"$list.select"
-	rm -f "$list.present" "$list.select"
+	done <"$list"
 	printf '%s\n' "${objs[@]}" | grep . >"$log.kept" || true
 	((${#objs[@]})) || objs=("$empty")
 	[[ -n ${objs[0]} ]] || return 0
@@ -336,21 +458,42 @@ compile() {
 
 # compiled NAME LOG: "MADE KEPT": how many of the objects compile kept for
 # LOG (LOG.kept) the compile left in NAME's O= directory (compile removed
-# each one first), and how many it kept.
+# each one first), and how many it kept; LOG.made lists the ones it left.
 compiled() {
 	local o made=0 kept=0
+	: >"$2.made" || return 1
 	while IFS= read -r o; do
 		kept=$((kept + 1))
-		[[ ! -e $XOUT/$1/$o ]] || made=$((made + 1))
+		[[ -e $XOUT/$1/$o ]] || continue
+		made=$((made + 1))
+		echo "$o" >>"$2.made" || return 1
 	done <"$2.kept"
 	echo "$made $kept"
 }
 
-# own_code: this script's code, without comments or layout (as check.sh
-# keys the checks), and the Python it runs: part of every cache key here.
-own_code() {
-	shfmt -mn "$WS_ROOT/scripts/cross.sh" 2>/dev/null || cat "$WS_ROOT/scripts/cross.sh"
-	cat "$DIAG_PY" "$SELECT_PY"
+# cell_code: the code a per-commit cell's result is a function of, from the
+# checkout to the verdict (declare -f: no comments, one layout), and the
+# Python it runs; what chooses the objects is in the key as its list.
+cell_code() {
+	declare -f checkout_xsrc fixups_of sync_src src_of amake xmake prepare_out kbuild_files built_objects \
+		compile compiled judge cell_job run_cells cross_commit
+	cat "$DIAG_PY"
+}
+
+# full_code: the same for a full build at a head, and its bisect.
+full_code() {
+	declare -f checkout_xsrc fixups_of sync_src src_of fixups_note amake fmake full_build first_error \
+		head_build bisect_arch index_of cmd_step
+	cat "$DIAG_PY"
+}
+
+# fixups_text NAME SHA: NAME's base fixups for SHA's version, whole.
+fixups_text() {
+	local v f
+	v=$(memo "version-$2" kernel_version "$2") || return 1
+	while IFS= read -r f; do
+		echo "${f#"$FIXUPS"/}" && cat "$f" || return 1
+	done < <(fixups_of "$1" "$v")
 }
 
 cc_of() {
@@ -364,7 +507,8 @@ cell_key() {
 		printf '%s\n' "${A_LINE[$3]}"
 		cc_of "$3"
 		cat "$4"
-		own_code
+		fixups_text "$3" "$1"
+		cell_code
 	} | key_of 16
 }
 
@@ -373,8 +517,9 @@ cell_key() {
 # that fails before any object (in prepare: asm-offsets) at the parent too
 # compiled nothing: a warning that says so, not a pass.
 judge() {
-	local name=$1 dir=$2 new nerr nwarn first msgs old orphan
-	msgs=$("$DIAG_PY" list "$XSRC" "$dir/commit.log") || return 1
+	local name=$1 dir=$2 new nerr nwarn first msgs old orphan src
+	src=$(src_of "$name")
+	msgs=$("$DIAG_PY" list "$src" "$dir/commit.log") || return 1
 	if grep -q '^tool' <<<"$msgs"; then
 		echo "fail the compile could not run: $(grep -m1 '^tool' <<<"$msgs" | cut -f2)"
 		return 0
@@ -396,7 +541,7 @@ judge() {
 		fi
 		return 0
 	fi
-	new=$("$DIAG_PY" new "$XSRC" "$dir/commit.log" "$XSRC" "$dir/parent.log") || return 1
+	new=$("$DIAG_PY" new "$src" "$dir/commit.log" "$src" "$dir/parent.log") || return 1
 	printf '%s\n' "$new" | grep . >"$dir/new.txt" || true
 	nerr=$(grep -c '^error' "$dir/new.txt" || true)
 	nwarn=$(grep -c '^warning' "$dir/new.txt" || true)
@@ -408,8 +553,8 @@ judge() {
 		echo "warn $nwarn new warning(s) against the parent: $first"
 		return 0
 	fi
-	old=$("$DIAG_PY" list "$XSRC" "$dir/parent.log") || return 1
-	orphan=$("$DIAG_PY" orphans "$XSRC" "$dir/commit.log" | grep -m1 '^error' | cut -f2) || true
+	old=$("$DIAG_PY" list "$src" "$dir/parent.log") || return 1
+	orphan=$("$DIAG_PY" orphans "$src" "$dir/commit.log" | grep -m1 '^error' | cut -f2) || true
 	if [[ $(cat "$dir/commit.rc") != 0 && -n $orphan ]]; then
 		echo "untested nothing compiled: the ${A_CONFIG[$name]} build fails before any object, at the parent too: $orphan"
 	elif [[ $(cat "$dir/commit.rc") != 0 ]] && ! grep -q '^error' <<<"$msgs"; then
@@ -440,7 +585,7 @@ cell_job() {
 			compiled "$name" "$dir/commit.log" >"$dir/compiled" || return 1
 		fi
 	else
-		"$DIAG_PY" objects "$XSRC" "$dir/commit.log" >"$dir/parent-objects" || return 1
+		"$DIAG_PY" objects "$(src_of "$name")" "$dir/commit.log" >"$dir/parent-objects" || return 1
 		progress cross "  $name: the parent, for the messages of $(grep -c . "$dir/parent-objects") object(s)"
 		compile "$name" "$dir/parent-objects" "$dir/parent.log" prepare || true
 	fi
@@ -492,7 +637,7 @@ cross_commit() {
 				"no ${A_PREFIX[$name]}gcc on this machine: install ${A_PKG[$name]} (make deps)" "" "$name"
 			continue
 		fi
-		desc[$name]=$(plan "$sha" "$name" "$XCACHE/plans/$name") || return 1
+		desc[$name]=$(plan "$sha" "$name" "$XCACHE/plans/$name" && fixups_note "$name" "$sha") || return 1
 		dir=$XCACHE/$name/$sha-$(cell_key "$sha" "$parent" "$name" "$XCACHE/plans/$name")
 		cell[$name]=$dir
 		# Only a pass, a warn or an untested (deterministic: nothing compiled) is taken from the cache: a failure may come
@@ -506,18 +651,18 @@ cross_commit() {
 		todo+=("$name")
 	done
 	((${#todo[@]})) || return 0
-	checkout_xsrc "$sha" || { warn "cannot check out ${sha:0:12} in $XSRC"; return 1; }
+	checkout_xsrc "$sha" "${todo[@]}" || { warn "cannot check out ${sha:0:12} in $XSRC"; return 1; }
 	run_cells commit "${todo[@]}"
 	for name in "${todo[@]}"; do
 		dir=${cell[$name]}.tmp
 		[[ -f $dir/commit.rc ]] || { warn "$name: the compile of ${sha:0:12} left no status"; return 1; }
-		msgs=$("$DIAG_PY" list "$XSRC" "$dir/commit.log") || return 1
+		msgs=$("$DIAG_PY" list "$(src_of "$name")" "$dir/commit.log") || return 1
 		if [[ $(cat "$dir/commit.rc") != 0 || -n $msgs ]]; then
 			again+=("$name")
 		fi
 	done
 	if ((${#again[@]})); then
-		checkout_xsrc "$parent" || { warn "cannot check out ${parent:0:12} in $XSRC"; return 1; }
+		checkout_xsrc "$parent" "${again[@]}" || { warn "cannot check out ${parent:0:12} in $XSRC"; return 1; }
 		run_cells parent "${again[@]}"
 	fi
 	for name in "${todo[@]}"; do
@@ -530,13 +675,18 @@ cross_commit() {
 	done
 }
 
-# record_cell SERIES IDX SHA SUBJ NAME DIR DESC CACHED: one cell's row.
+# record_cell SERIES IDX SHA SUBJ NAME DIR DESC CACHED: one cell's row,
+# naming the objects it compiled (eight; the log has them all).
 record_cell() {
-	local status secs detail log=$6/commit.log
+	local status secs detail log=$6/commit.log made=""
 	read -r status secs detail <"$6/result"
 	[[ ! -s $6/new.txt ]] || log=$6/new.txt
+	if [[ -s $6/commit.log.made ]]; then
+		made=$(awk 'NR <= 8 { printf "%s%s", (NR > 1 ? " " : ""), $0 } END { if (NR > 8) printf " and %d more", NR - 8 }' \
+			"$6/commit.log.made") || return 1
+	fi
 	printf '  %-8s %s: %s%s\n' "$5" "$status" "$detail" "$8"
-	record "$1" "$2" "$3" "$4" cross "$status" "$secs" "$7; $detail${8:+, cached}" "$log" "$5"
+	record "$1" "$2" "$3" "$4" cross "$status" "$secs" "$7; $detail${made:+ ($made)}${8:+, cached}" "$log" "$5"
 	bench cross "$1/$2 $5${8}" "$secs"
 }
 
@@ -591,22 +741,26 @@ fmake() {
 }
 
 # full_build NAME LOG: tinyconfig + cross.config and make -k vmlinux of the
-# commit checked out in $XSRC.  0 builds, 1 does not, 2 cannot be configured.
+# commit checked out in $XSRC, with NAME's base fixups (sync_src).  0
+# builds, 1 does not, 2 cannot be configured.
 full_build() {
-	local name=$1 log=$2
+	local name=$1 log=$2 sha
 	mkdir -p "$XFULL/$name" || return 2
+	sha=$(git -C "$XSRC" rev-parse HEAD) && sync_src "$name" "$sha" || return 2
+	fixups_note "$name" "$sha" >>"$log" || return 2
 	{
 		fmake "$name" tinyconfig &&
-			"$XSRC/scripts/kconfig/merge_config.sh" -m -O "$XFULL/$name" "$XFULL/$name/.config" "$CROSS_FRAGMENT" &&
+			"$(src_of "$name")/scripts/kconfig/merge_config.sh" -m -O "$XFULL/$name" "$XFULL/$name/.config" "$CROSS_FRAGMENT" &&
 			fmake "$name" olddefconfig
 	} >>"$log" 2>&1 || return 2
 	fmake "$name" -k -j"$JOBS" vmlinux >>"$log" 2>&1 || return 1
 }
 
-# first_error LOG: the first compiler or linker error of a build log.
+# first_error LOG NAME: the first compiler or linker error of a build log
+# of NAME's.
 first_error() {
 	local e
-	e=$("$DIAG_PY" list "$XSRC" "$1" | grep -m1 -E '^(error|tool)' | cut -f2) || true
+	e=$("$DIAG_PY" list "$(src_of "$2")" "$1" | grep -m1 -E '^(error|tool)' | cut -f2) || true
 	[[ -n $e ]] || e=$(grep -m1 -E 'undefined reference|Error [0-9]+' "$1" || tail -n1 "$1")
 	printf '%s\n' "$e"
 }
@@ -655,8 +809,9 @@ head_build() {
 		printf '%s\n' "${A_LINE[$name]}"
 		cc_of "$name"
 		cat "$CROSS_FRAGMENT"
-		own_code
-	} | key_of 16)
+		fixups_text "$name" "$head"
+		full_code
+	} | key_of 16) || return 1
 	dir=$XCACHE/full/$name/$head-$key
 	if [[ -f $dir/result ]] && grep -qE '^(pass|warn|untested) ' "$dir/result"; then
 		read -r status secs detail <"$dir/result"
@@ -670,26 +825,26 @@ head_build() {
 	checkout_xsrc "$head" || return 1
 	full_build "$name" "$dir/build.log" || rc=$?
 	case $rc in
-	0) status=pass detail="vmlinux links (tinyconfig + cross.config)" ;;
+	0) status=pass detail="vmlinux links (tinyconfig + cross.config)$(fixups_note "$name" "$head")" ;;
 	2) status=fail detail="cannot configure: $(tail -n1 "$dir/build.log")" ;;
 	*)
-		status=fail detail="does not build: $(first_error "$dir/build.log")"
+		status=fail detail="does not build: $(first_error "$dir/build.log" "$name")"
 		progress cross "  $name: the head fails; the base first, then git bisect run"
 		checkout_xsrc "$base" || return 1
 		if ! full_build "$name" "$dir/base.log"; then
 			# Message by message: an error the base does not have is
 			# the series' own (XSRC is the same worktree for both).
 			local new
-			new=$("$DIAG_PY" new "$XSRC" "$dir/build.log" "$XSRC" "$dir/base.log") || return 1
+			new=$("$DIAG_PY" new "$(src_of "$name")" "$dir/build.log" "$(src_of "$name")" "$dir/base.log") || return 1
 			new=$(grep '^error' <<<"$new" | cut -f2) || new=""
 			if [[ -n $new ]]; then
 				status=fail
 				detail="$(grep -c . <<<"$new") new error(s) against the base $(git_tree log -1 --format=%h "$base"), which does not build either: $(head -n1 <<<"$new")"
 			else
-				status=untested detail="$detail; the base $(git_tree log -1 --format=%h "$base") does not build either, with the same errors, so this build verified nothing: $(first_error "$dir/base.log")"
+				status=untested detail="$detail; the base $(git_tree log -1 --format=%h "$base") does not build either, with the same errors, so this build verified nothing: $(first_error "$dir/base.log" "$name")"
 			fi
 		elif bad=$(bisect_arch "$name" "$base" "$head" "$dir/bisect.log"); then
-			detail="first bad commit: [$(index_of "$series" "$bad")] ${bad:0:12}: $(first_error "$XCACHE/bisect/$name/$bad.log")"
+			detail="first bad commit: [$(index_of "$series" "$bad")] ${bad:0:12}: $(first_error "$XCACHE/bisect/$name/$bad.log" "$name")"
 		else
 			detail="$detail; git bisect run found no first bad commit (log: $dir/bisect.log)"
 		fi
@@ -762,7 +917,7 @@ cmd_step() {
 	log=$XCACHE/bisect/$name/$sha.log
 	mkdir -p "${log%/*}" && : >"$log" || exit 125
 	full_build "$name" "$log" || rc=$?
-	echo "bisect step: $name ${sha:0:12}: $([[ $rc == 0 ]] && echo builds || echo "does not build: $(first_error "$log")")"
+	echo "bisect step: $name ${sha:0:12}: $([[ $rc == 0 ]] && echo builds || echo "does not build: $(first_error "$log" "$name")")"
 	case $rc in
 	0) exit 0 ;;
 	1) exit 1 ;;
@@ -803,10 +958,10 @@ cmd_bisect() {
 			echo "the head of $series builds on $name: nothing to bisect"
 			return 0
 		fi
-		progress bisect "$series on $name: the head fails ($(first_error "$log")); the base ${base:0:12}"
+		progress bisect "$series on $name: the head fails ($(first_error "$log" "$name")); the base ${base:0:12}"
 		checkout_xsrc "$base" || die "cannot check out ${base:0:12} in $XSRC"
 		full_build "$name" "$log" ||
-			die "the base of $series does not build on $name either ($(first_error "$log")): not the series' fault; log: $log"
+			die "the base of $series does not build on $name either ($(first_error "$log" "$name")): not the series' fault; log: $log"
 	fi
 	progress bisect "$series on $name: git bisect run (log: $log)"
 	bad=$(bisect_arch "$name" "$base" "$head" "$log") || die "git bisect run found no first bad commit; log: $log"
@@ -815,7 +970,7 @@ cmd_bisect() {
 			"${bad:0:12}" "$TEST" "$log"
 	else
 		printf 'first bad commit: %s [%s] %s\n  %s\n  log: %s\n' "$series" "$(index_of "$series" "$bad")" "${bad:0:12}" \
-			"$(first_error "$XCACHE/bisect/$name/$bad.log")" "$XCACHE/bisect/$name/$bad.log"
+			"$(first_error "$XCACHE/bisect/$name/$bad.log" "$name")" "$XCACHE/bisect/$name/$bad.log"
 	fi
 }
 

@@ -61,8 +61,9 @@ header_with_eight_users() {
 	run ws cross.sh series
 	[ "$status" -eq 0 ]
 	[ ! -e "$WORKDIR/cross/fixown" ]
-	[[ $(cross_row 1 x86_64) == "pass 1 objects; 1 compiled, no errors or warnings" ]]
-	[[ $(cross_row 1 fixarm) == "pass 1 objects; 1 compiled, no errors or warnings" ]]
+	# The row names what it compiled.
+	[[ $(cross_row 1 x86_64) == "pass 1 objects; 1 compiled, no errors or warnings (lib/a.o)" ]]
+	[[ $(cross_row 1 fixarm) == "pass 1 objects; 1 compiled, no errors or warnings (lib/a.o)" ]]
 	[ -z "$(cross_row 1 fixown)" ]
 	[[ $(cross_row 2 fixown) == pass* ]]
 	[ -z "$(cross_row 2 x86_64)" ]
@@ -107,8 +108,8 @@ header_with_eight_users() {
 	ws apply.sh
 	run ws cross.sh series
 	[ "$status" -eq 0 ]
-	[[ $(cross_row 1 fixarm) == "warn 1 objects; 1 new warning(s) against the parent: warning lib/a.c: this warns on fixarm [-Wfixture]" ]]
-	[[ $(cross_row 2 fixarm) == "pass 1 objects; 1 compiled, no new errors or warnings (the parent has the same 1)" ]]
+	[[ $(cross_row 1 fixarm) == "warn 1 objects; 1 new warning(s) against the parent: warning lib/a.c: this warns on fixarm [-Wfixture] (lib/a.o)" ]]
+	[[ $(cross_row 2 fixarm) == "pass 1 objects; 1 compiled, no new errors or warnings (the parent has the same 1) (lib/a.o)" ]]
 	[[ $(cross_row 3 fixarm) == fail* ]]
 	# At both, b.c compiles at neither: nothing was verified.
 	[[ $(cross_row 4 fixarm) == "untested 1 objects; 0 objects compiled, and the parent has the same 1 message(s); with errors at the parent too: lib/b.c" ]]
@@ -122,7 +123,7 @@ header_with_eight_users() {
 	ws apply.sh
 	run ws cross.sh series
 	[ "$status" -eq 0 ]
-	[[ $(cross_row 3 x86_64) == "pass 1 objects; 1 compiled, no errors or warnings" ]]
+	[[ $(cross_row 3 x86_64) == "pass 1 objects; 1 compiled, no errors or warnings (lib/a.o)" ]]
 	[[ $(cross_row 3 fixarm) == "untested 1 objects; nothing compiled: the defconfig build fails before any object, at the parent too: include/prepare-breaks-fixarm.h: prepare fails on fixarm" ]]
 }
 
@@ -145,7 +146,7 @@ header_with_eight_users() {
 	header_with_eight_users
 	CROSS_MAX_OBJS=4 run ws cross.sh series
 	[ "$status" -eq 0 ]
-	[[ $(cross_row 10 fixarm) == "pass 4 objects: 0 of its files, 4 of the 8 that include its headers; 4 compiled, no errors or warnings" ]]
+	[[ $(cross_row 10 fixarm) == "pass 4 objects: 0 of its files, 4 of the 8 that include its headers; 4 compiled, no errors or warnings (u/u1.o u/u3.o u/u5.o u/u7.o)" ]]
 	# Evenly spaced, the same every time.
 	sha=$(tree rev-parse one)
 	[ "$(cat "$WORKDIR/cross-cache/fixarm/$sha-"*/objects | xargs)" = "u/u1.o u/u3.o u/u5.o u/u7.o" ]
@@ -171,7 +172,7 @@ header_with_eight_users() {
 	rm "$SMOKE_OUT"/u/.u[1-4].o.cmd
 	CROSS_MAX_OBJS=4 run ws cross.sh series
 	[ "$status" -eq 0 ]
-	[[ $(cross_row 10 fixarm) == "pass 4 objects: 0 of its files, 4 of the 8 that include its headers; 4 compiled, no errors or warnings, cached" ]]
+	[[ $(cross_row 10 fixarm) == "pass 4 objects: 0 of its files, 4 of the 8 that include its headers; 4 compiled, no errors or warnings (u/u1.o u/u3.o u/u5.o u/u7.o), cached" ]]
 }
 
 @test "cross-compile: a second run takes every cell from the cache, and a changed commit compiles again" {
@@ -279,4 +280,69 @@ header_with_eight_users() {
 	TEST="fixture works" run ws cross.sh bisect one fixarm
 	[ "$status" -ne 0 ]
 	[[ $output == *"only x86_64 and arm64 are booted, not fixarm"* ]]
+}
+
+@test "cross-compile: an object the configuration builds through another directory's Makefile is compiled, as kbuild's dry run says" {
+	# As arm64 builds virt/kvm/kvm_main.o from arch/arm64/kvm/Makefile
+	# ("../../../virt/kvm/kvm_main.o"): virt/'s own Makefile names nothing.
+	make_series one linux-source \
+		"virt/Makefile:obj-y +=:fixture: virt builds nothing itself" \
+		"arch/fixown/Makefile:obj-y += k.o ../../virt/kvm_main.o:fixown: build virt/kvm_main.o from here" \
+		"virt/kvm_main.c:int kvm_main(void) { return 0; }:fixture: code built through another directory"
+	ws apply.sh
+	run ws cross.sh series
+	[ "$status" -eq 0 ]
+	[[ $(cross_row 3 fixarm) == "pass 1 objects; 1 compiled, no errors or warnings (virt/kvm_main.o)" ]]
+}
+
+@test "cross-compile: a header's includers under the architecture's own arch/<dir>/ are all compiled, beside the sample of the others" {
+	make_series one linux-source \
+		"include/fix.h:extern int fix;:fixture: a header" \
+		"arch/fixarm/deep/sig.c:#include <fix.h>:fixarm: a user deep in its own directory" \
+		"arch/fixarm/mm.c:#include <fix.h>:fixarm: another" \
+		"arch/fixown/own.c:#include <fix.h>:fixown: another architecture's user" \
+		"include/fix.h:extern int fix; extern int fix2;:fixture: the header changes"
+	ws apply.sh
+	CROSS_MAX_OBJS=4 run ws cross.sh series
+	[ "$status" -eq 0 ]
+	[[ $(cross_row 5 fixarm) == "pass 2 objects: 0 of its files, 2 in arch/fixarm/ and 0 of the 0 others that include its headers; 2 compiled, no errors or warnings (arch/fixarm/deep/sig.o arch/fixarm/mm.o)" ]]
+	# x86_64's own directory has none; fixown's is not its.
+	[[ $(cross_row 5 x86_64) == "untested 0 objects: 0 of its files, 0 of the 0 that include its headers; 0 objects compiled"* ]]
+}
+
+@test "cross: a base that does not build on an architecture builds with its base fixups, which the rows name" {
+	make_series zero linux-source \
+		"include/prepare-breaks-fixown.h:/* prepare fails on fixown */:fixture: break prepare on fixown" \
+		"lib/broken.c:int broken; /* BREAKS_FIXOWN */:fixture: break the fixown build"
+	ws apply.sh
+	make_series one zero "arch/fixown/k.c:int own_k(void) { return 1; }:fixown: its own code"
+	ws apply.sh
+	SERIES=one run ws cross.sh series
+	[ "$status" -eq 0 ]
+	[[ $(cross_row 1 fixown) == "untested 1 objects; nothing compiled: the own_defconfig build fails before any object, at the parent too"* ]]
+	# The fixup, as fixups/<version>/<arch dir>/: it deletes both.
+	export FIXUPS=$BATS_TEST_TMPDIR/fixups
+	local fix=6.12.0/fixown/0001-fixture-unbreak-fixown.patch scratch=$BATS_TEST_TMPDIR/scratch-fix
+	mkdir -p "$FIXUPS/6.12.0/fixown"
+	git clone -q "$WORKDIR/linux" "$scratch"
+	git -C "$scratch" checkout -q --detach origin/zero
+	git -C "$scratch" rm -q include/prepare-breaks-fixown.h lib/broken.c
+	git -C "$scratch" commit -q -m "fixture: unbreak fixown"
+	git -C "$scratch" format-patch -q --stdout -1 >"$FIXUPS/$fix"
+	SERIES=one run ws cross.sh series
+	[ "$status" -eq 0 ]
+	[[ $(cross_row 1 fixown) == "pass 1 objects; with base fixup(s) $fix; 1 compiled, no errors or warnings (arch/fixown/k.o)" ]]
+	SERIES=one run ws cross.sh heads
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ $(cross_row_stage 1 fixown full-build) == "pass vmlinux links (tinyconfig + cross.config); with base fixup(s) $fix" ]]
+	# Never in the series, nor in the other architectures' tree.
+	[ -n "$(tree ls-tree one include/prepare-breaks-fixown.h)" ]
+	[ -e "$WORKDIR/cross-src/include/prepare-breaks-fixown.h" ]
+	# A fixup that does not apply stops, naming it.
+	sed 's/int broken;/int unbroken;/' "$FIXUPS/$fix" >"$FIXUPS/6.12.0/fixown/0002-fixture-stale.patch"
+	SERIES=one run ws cross.sh heads
+	[ "$status" -ne 0 ]
+	[[ $output == *"the base fixup fixups/6.12.0/fixown/0002-fixture-stale.patch does not apply to"* ]] ||
+		[[ $output == *"0002-fixture-stale.patch does not apply to"* ]]
 }
