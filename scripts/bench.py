@@ -171,6 +171,11 @@ def print_work(work, raw):
     print(f"  {'stage':<16} {'cells':>5} {'cached':>6} {'seconds':>8}")
     for stage, (cells, cached, secs) in work.items():
         print(f"  {stage:<16} {cells:>5} {cached:>6} {secs:>8.0f}")
+    lists = [seconds(secs) or 0 for kind, what, secs, *_ in raw
+             if kind == "cross" and what.startswith("objects ")]
+    if lists:
+        print(f"  (cross: {len(lists)} object list(s) made by kbuild's dry run in this run, "
+              f"{sum(lists):.0f} s of the cross cells' seconds)")
     adds = [work[s] for s in ADDITIONS if s in work]
     if not adds:
         return

@@ -406,7 +406,15 @@ built_objects() {
 	if [[ ! -s $f ]]; then
 		t0=$(now)
 		progress cross "  $name: which objects ${A_CONFIG[$name]} builds (make -n all)" >&2
-		mkdir -p "${f%/*}" && xmake "$name" prepare >>"$log" 2>&1 || return 1
+		# prepare first, for the dry run; its messages go to LOG only when
+		# it fails (the compile that follows prints them once).
+		mkdir -p "${f%/*}" || return 1
+		if ! xmake "$name" prepare >"$tmp.prepare" 2>&1; then
+			cat "$tmp.prepare" >>"$log"
+			rm -f "$tmp.prepare"
+			return 1
+		fi
+		rm -f "$tmp.prepare"
 		xmake "$name" -k -n -W "$src/include/linux/kconfig.h" all >"$tmp.dry" 2>&1 || true
 		grep -oE "(^| )-o [^ ]+\.o( |$)" "$tmp.dry" | awk -v out="$XOUT/$name/" '{
 				p = $2; if (index(p, out) == 1) p = substr(p, length(out) + 1)

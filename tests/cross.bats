@@ -346,3 +346,13 @@ header_with_eight_users() {
 	[[ $output == *"the base fixup fixups/6.12.0/fixown/0002-fixture-stale.patch does not apply to"* ]] ||
 		[[ $output == *"0002-fixture-stale.patch does not apply to"* ]]
 }
+
+@test "cross-compile: a warning prepare prints every time is the parent's too, however often the cell ran prepare" {
+	make_series one linux-source \
+		"include/prepare-warns-fixarm.h:/* prepare warns on fixarm */:fixture: prepare warns on fixarm" \
+		"lib/a.c:int lib_a(void) { return 0; }:fixture: generic code"
+	ws apply.sh
+	run ws cross.sh series
+	[ "$status" -eq 0 ]
+	[[ $(cross_row 2 fixarm) == "pass 1 objects; 1 compiled, no new errors or warnings (the parent has the same 1) (lib/a.o)" ]]
+}
