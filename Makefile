@@ -26,9 +26,10 @@ ICECC ?= 0
 ICECC_SCHEDULER ?=
 ICECC_JOBS ?=
 CCACHE_REMOTE ?=
+LINUX_GIT ?=
 
 export WORKDIR KVER SERIES CHECKS DEBUG CONFIG ACCEL BOOT_TIMEOUT TEST_TIMEOUT JOBS CHECK_JOBS CHECKS_BESIDE BOOTS_BESIDE FORCE E2E BENCH_BOOTS NAIVE NO_DEPS FRESH BOOT_ARCH
-export ICECC ICECC_SCHEDULER ICECC_JOBS CCACHE_REMOTE
+export ICECC ICECC_SCHEDULER ICECC_JOBS CCACHE_REMOTE LINUX_GIT
 export WS_ROOT := $(CURDIR)
 # The kernel builds set their own ARCH and CROSS_COMPILE (scripts/arches);
 # ones exported in the user's shell for other work must not reach them.
@@ -159,6 +160,8 @@ help: ## this text
 	@echo "  WORKDIR       all state: kernel tree, builds, ccache, report ($(WORKDIR))"
 	@echo "  KVER          the default base's linux-source version ($(KVER)), branch linux-source; a series whose"
 	@echo "                base file says linux-source-X.Y sits on that version, imported beside it"
+	@echo "  LINUX_GIT     import: a Linux git repository, a path or a URL; a series whose base file says git:<ref>"
+	@echo "                (git:v6.13, git:tty-next) sits on that ref, fetched as branch git/<ref> ($(or $(LINUX_GIT),none))"
 	@echo "  SERIES        series to act on, comma-separated (default: all, bases first): $$(ls series | xargs)"
 	@echo "  CHECKS        checks to run, comma-separated (default: all): $$(for d in checks/*/run; do basename $${d%/run}; done | xargs)"
 	@echo "  CONFIG        kernel config for bisect-build and boot-test: smoke or debug ($(CONFIG))"

@@ -19,6 +19,13 @@
 # that the base-commit: of a mail names a commit anyone can make again.
 # TARBALL replaces KVER's tarball, TARBALL_DIR (/usr/src) the directory of
 # the others.
+#
+# A series whose base file names git:REF sits on REF of the repository
+# LINUX_GIT names (a path or a URL): import.sh fetches REF into the tree as
+# branch git/REF, the commit as it is there (its sha is the public one, so
+# the base-commit: of a mail names it), and moves the branch when REF has
+# moved.  A local repository lends its objects (git's alternates: nothing
+# is copied, and the tree needs it to stay); a URL is fetched shallow.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"
@@ -219,6 +226,47 @@ that files added while editing a series show up." "$exact")
 	fi
 }
 
+# import_git_bases: every git:REF a series' base names, fetched from
+# LINUX_GIT into branch git/REF.
+import_git_bases() {
+	local pairs ref users old new src
+	pairs=$(git_bases) || exit 1
+	[[ -n $pairs ]] || return 0
+	if [[ -z ${LINUX_GIT:-} ]]; then
+		die "series $(awk '{ print $1 }' <<<"$pairs" | paste -sd,) sit(s) on git:<ref>, which needs LINUX_GIT=<path or URL of a Linux repository> (make LINUX_GIT=...)"
+	fi
+	src=$LINUX_GIT
+	if [[ -d $src ]]; then
+		src=$(cd "$src" && pwd) || die "cannot enter LINUX_GIT=$LINUX_GIT"
+		lend_objects "$src"
+	fi
+	while read -r ref; do
+		users=$(awk -v r="$ref" '$2 == r { print $1 }' <<<"$pairs" | paste -sd,)
+		progress import "fetching $ref from $LINUX_GIT (the base of $users)"
+		# shellcheck disable=SC2046 # no option, or one
+		git_tree fetch -q --no-tags $([[ -d $src ]] || echo --depth=1) "$src" "$ref" ||
+			die "cannot fetch '$ref' from LINUX_GIT=$LINUX_GIT, the base git:$ref of $users: is it a branch or tag there?"
+		new=$(git_tree rev-parse --verify "FETCH_HEAD^{commit}") || die "FETCH_HEAD of $ref is no commit"
+		old=$(git_tree rev-parse -q --verify "refs/heads/git/$ref" || true)
+		if [[ $old == "$new" ]]; then
+			progress import "git:$ref is at ${new:0:12}, as before"
+			continue
+		fi
+		git_tree update-ref "refs/heads/git/$ref" "$new" || die "cannot move branch git/$ref"
+		progress import "git:$ref is at ${new:0:12} ($(git_tree log -1 --format=%s "$new"))${old:+, was ${old:0:12}: run 'make apply' to move $users onto it}"
+	done < <(awk '{ print $2 }' <<<"$pairs" | LC_ALL=C sort -u)
+}
+
+# lend_objects DIR: the repository at DIR lends its objects to the tree
+# (objects/info/alternates), once.
+lend_objects() {
+	local objs alt=$TREE/.git/objects/info/alternates
+	objs=$(git -C "$1" rev-parse --path-format=absolute --git-path objects) ||
+		die "LINUX_GIT=$LINUX_GIT is not a git repository"
+	grep -qxF -- "$objs" "$alt" 2>/dev/null && return 0
+	{ mkdir -p "${alt%/*}" && echo "$objs" >>"$alt"; } || die "cannot write $alt"
+}
+
 main() {
 	local v
 	local -a versions
@@ -241,6 +289,7 @@ main() {
 	for v in "${present[@]}"; do
 		import_version "$v"
 	done
+	import_git_bases
 	checkout_base_if_unborn
 }
 

@@ -440,7 +440,7 @@ series_names() {
 }
 
 # What a series' base file may hold, for the messages that name it.
-BASE_FILE_HELP="it must hold linux-source (linux-source-\$KVER), linux-source-<version> or the name of a series"
+BASE_FILE_HELP="it must hold linux-source (linux-source-\$KVER), linux-source-<version>, git:<ref> (a ref of the repository LINUX_GIT names) or the name of a series"
 
 # series_base NAME: what series/NAME/base holds, checked for form: a distro
 # base (is_distro_base) or a name (series_names checks that it is a series).
@@ -453,13 +453,24 @@ series_base() {
 	if [[ $b == linux-source-* ]] && ! is_distro_base "$b"; then
 		die "series/$1/base names '$b', which is not a distro base: a version is two numbers, such as linux-source-6.12"
 	fi
+	if [[ $b == git:* ]] && ! git check-ref-format --branch "git/${b#git:}" >/dev/null 2>&1; then
+		die "series/$1/base names '$b': what follows git: must be a branch or tag name of the repository LINUX_GIT names, such as git:v6.13 or git:tty-next"
+	fi
 	printf '%s\n' "$b"
 }
 
-# is_distro_base NAME: NAME is linux-source (the default base, KVER's) or
-# linux-source-X.Y (Debian's linux-source-X.Y package).
+# is_distro_base NAME: NAME is a base the workspace imports rather than a
+# series: linux-source (the default base, KVER's), linux-source-X.Y
+# (Debian's linux-source-X.Y package) or git:REF (is_git_base).
 is_distro_base() {
-	[[ $1 == linux-source || $1 =~ ^linux-source-[0-9]+\.[0-9]+$ ]]
+	[[ $1 == linux-source || $1 =~ ^linux-source-[0-9]+\.[0-9]+$ ]] || is_git_base "$1"
+}
+
+# is_git_base NAME: NAME is git:REF, a branch or tag of the repository
+# LINUX_GIT names (a path or a URL), which import.sh fetches into the tree
+# as branch git/REF.
+is_git_base() {
+	[[ $1 == git:?* ]]
 }
 
 # distro_version BASE: the version of a distro base (KVER for linux-source).
@@ -483,19 +494,34 @@ root_base() {
 # another version.
 distro_branch() {
 	local v
+	if is_git_base "$1"; then
+		echo "git/${1#git:}"
+		return 0
+	fi
 	v=$(distro_version "$1")
 	if [[ $v == "$KVER" ]]; then echo "$BASE_BRANCH"; else echo "$BASE_BRANCH-$v"; fi
 }
 
 # distro_series: "NAME VERSION" of every series whose base file names a
-# distro base (VERSION is KVER's for linux-source).
+# linux-source base (VERSION is KVER's for linux-source).
 distro_series() {
 	local s b
 	local -a names
 	capture names series_names
 	for s in "${names[@]}"; do
 		b=$(series_base "$s") || exit 1
-		if is_distro_base "$b"; then echo "$s $(distro_version "$b")"; fi
+		if is_distro_base "$b" && ! is_git_base "$b"; then echo "$s $(distro_version "$b")"; fi
+	done
+}
+
+# git_bases: "NAME REF" of every series whose base file names git:REF.
+git_bases() {
+	local s b
+	local -a names
+	capture names series_names
+	for s in "${names[@]}"; do
+		b=$(series_base "$s") || exit 1
+		if is_git_base "$b"; then echo "$s ${b#git:}"; fi
 	done
 }
 

@@ -1352,3 +1352,55 @@ qemu_hangs() {
 	# The lane is in a session of its own: QEMU stopped too.
 	all_stopped "$FAKE_QEMU_PIDS"
 }
+
+@test "a series on git:<ref> sits on that ref of LINUX_GIT, fetched as branch git/<ref>, its public sha the base" {
+	import_fixture
+	# A Linux repository of the user's: the fixture kernel, a branch and a tag.
+	local repo=$BATS_TEST_TMPDIR/linux.git
+	cp -a "$FIXTURES/kernel" "$repo"
+	git -C "$repo" init -q -b master
+	git -C "$repo" add -A
+	git -C "$repo" commit -q -m "fixture: mainline"
+	git -C "$repo" tag v9.10
+	git -C "$repo" checkout -q -b fix-next
+	echo next >"$repo/next.c"
+	git -C "$repo" add next.c
+	git -C "$repo" commit -q -m "fixture: next"
+	make_series one linux-source "a.c:int a;:fixture: add a"
+	echo git:fix-next >"$SERIES_DIR/one/base"
+	make_series two linux-source "b.c:int b;:fixture: add b"
+	echo git:v9.10 >"$SERIES_DIR/two/base"
+	# Without LINUX_GIT: named, with the series that need it.
+	run ws import.sh
+	[ "$status" -ne 0 ]
+	[[ $output == *"series one,two sit(s) on git:<ref>, which needs LINUX_GIT=<path or URL of a Linux repository>"* ]]
+	LINUX_GIT=$repo run ws import.sh
+	[ "$status" -eq 0 ]
+	[ "$(tree rev-parse git/fix-next)" = "$(git -C "$repo" rev-parse fix-next)" ]
+	[ "$(tree rev-parse git/v9.10)" = "$(git -C "$repo" rev-parse "v9.10^{commit}")" ]
+	run ws apply.sh
+	[ "$status" -eq 0 ]
+	# The series sit on the repository's own commits: a base-commit anyone
+	# with that repository resolves.
+	[ "$(tree rev-parse one~1)" = "$(git -C "$repo" rev-parse fix-next)" ]
+	[ "$(tree rev-parse two~1)" = "$(git -C "$repo" rev-parse "v9.10^{commit}")" ]
+	[ "$(tree show one:next.c)" = next ]
+	# The ref moves: import follows it and says what to do.
+	echo later >"$repo/next.c"
+	git -C "$repo" commit -q -am "fixture: later"
+	LINUX_GIT=$repo run ws import.sh
+	[ "$status" -eq 0 ]
+	[[ $output == *"git:fix-next is at $(git -C "$repo" rev-parse --short=12 fix-next) (fixture: later), was "*": run 'make apply' to move one onto it"* ]]
+	run ws apply.sh
+	[ "$status" -eq 0 ]
+	[ "$(tree rev-parse one~1)" = "$(git -C "$repo" rev-parse fix-next)" ]
+	# A ref the repository does not have, or a name git refuses, is named.
+	echo git:no-such-ref >"$SERIES_DIR/two/base"
+	LINUX_GIT=$repo run ws import.sh
+	[ "$status" -ne 0 ]
+	[[ $output == *"cannot fetch 'no-such-ref' from LINUX_GIT=$repo, the base git:no-such-ref of two"* ]]
+	echo "git:bad..ref" >"$SERIES_DIR/two/base"
+	run ws apply.sh
+	[ "$status" -ne 0 ]
+	[[ $output == *"series/two/base names 'git:bad..ref': what follows git: must be a branch or tag name"* ]]
+}
