@@ -153,12 +153,15 @@ arches_of() {
 
 # header_regex HEADER: what a .cmd dependency line of a file that includes
 # HEADER ends with.  An architecture's asm/ header stands for every
-# architecture's: objects outside arch/ include it as <asm/...>.
+# architecture's: objects outside arch/ include it as <asm/...>; and so does
+# an asm-generic one, which the architectures that take it include as
+# <asm/...> (x86's smoke build never includes asm-generic/signal.h itself).
 header_regex() {
 	local h=$1 base
 	case $h in
-	arch/*/include/uapi/asm/* | arch/*/include/asm/*)
+	arch/*/include/uapi/asm/* | arch/*/include/asm/* | include/uapi/asm-generic/* | include/asm-generic/*)
 		base=${h##*/asm/}
+		base=${base##*/asm-generic/}
 		printf '/(asm|asm-generic)/%s( \\\\)?$' "${base//./\\.}"
 		;;
 	*) printf '/%s( \\\\)?$' "${h//./\\.}" ;;
@@ -175,6 +178,9 @@ dependents() {
 	local h=$1 d=$2 v f list
 	v=$(memo "version-$3" kernel_version "$3") || return 1
 	f=$XCACHE/includers/$v/${h//\//%}
+	# An asm-generic header's list counts its <asm/...> includers too
+	# (header_regex); kept apart from the lists made before it did.
+	[[ $h != *include/*asm-generic/* ]] || f+=%with-asm
 	if [[ -f $f ]]; then
 		list=$(<"$f")
 	elif [[ -d $SMOKE_OUT ]]; then
@@ -226,6 +232,7 @@ direct_includers() {
 	case $h in
 	*/include/uapi/*) name=${h#*/include/uapi/} ;;
 	*/include/*) name=${h#*/include/} ;;
+	include/uapi/*) name=${h#include/uapi/} ;;
 	include/*) name=${h#include/} ;;
 	*) return 0 ;;
 	esac

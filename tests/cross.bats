@@ -356,3 +356,20 @@ header_with_eight_users() {
 	[ "$status" -eq 0 ]
 	[[ $(cross_row 2 fixarm) == "pass 1 objects; 1 compiled, no new errors or warnings (the parent has the same 1) (lib/a.o)" ]]
 }
+
+@test "cross-compile: an asm-generic uapi header is compiled through the files that include it as <asm/...>" {
+	# As arm64 and riscv take include/uapi/asm-generic/signal.h: their
+	# files include <asm/signal.h>, and so do x86's (the smoke build's).
+	make_series one linux-source \
+		"include/uapi/asm-generic/fsig.h:extern int fsig;:fixture: a generic uapi header" \
+		"include/asm/fsig.h:#include \"../uapi/asm-generic/fsig.h\":fixture: the asm header that takes it" \
+		"arch/fixarm/kernel/sig.c:#include <asm/fsig.h>:fixarm: a user of the asm header" \
+		"u/u1.c:int u1;:fixture: a user the smoke build says includes it" \
+		"include/uapi/asm-generic/fsig.h:extern int fsig; extern int fsig2;:fixture: the header changes"
+	ws apply.sh
+	mkdir -p "$SMOKE_OUT/u"
+	printf 'deps_u/u1.o := \\\n  /somewhere/src/arch/x86/include/asm/fsig.h \\\n' >"$SMOKE_OUT/u/.u1.o.cmd"
+	run ws cross.sh series
+	[ "$status" -eq 0 ]
+	[[ $(cross_row 5 fixarm) == "pass 2 objects: 0 of its files, 1 in arch/fixarm/ and 1 of the 1 others that include its headers; 2 compiled, no errors or warnings (arch/fixarm/kernel/sig.o u/u1.o)" ]]
+}
