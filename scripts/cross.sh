@@ -691,14 +691,18 @@ cross_commit() {
 }
 
 # record_cell SERIES IDX SHA SUBJ NAME DIR DESC CACHED: one cell's row,
-# naming the objects it compiled (eight; the log has them all).
+# naming the objects it compiled, the commit's own files first (eight; the
+# log has them all).
 record_cell() {
 	local status secs detail log=$6/commit.log made=""
 	read -r status secs detail <"$6/result"
 	[[ ! -s $6/new.txt ]] || log=$6/new.txt
 	if [[ -s $6/commit.log.made ]]; then
-		made=$(awk 'NR <= 8 { printf "%s%s", (NR > 1 ? " " : ""), $0 } END { if (NR > 8) printf " and %d more", NR - 8 }' \
-			"$6/commit.log.made") || return 1
+		made=$({
+			touched_files "$3" | sed -nE 's/\.[cS]$/.o/p' | grep -xF -f - "$6/commit.log.made" || true
+			touched_files "$3" | sed -nE 's/\.[cS]$/.o/p' | grep -vxF -f - "$6/commit.log.made" || true
+		} | awk 'NR <= 8 { printf "%s%s", (NR > 1 ? " " : ""), $0 } END { if (NR > 8) printf " and %d more", NR - 8 }') ||
+			return 1
 	fi
 	printf '  %-8s %s: %s%s\n' "$5" "$status" "$detail" "$8"
 	record "$1" "$2" "$3" "$4" cross "$status" "$secs" "$7; $detail${made:+ ($made)}${8:+, cached}" "$log" "$5"
