@@ -191,7 +191,7 @@ help: ## this text
 	@echo "  ARCH          bisect: the architecture, a name from scripts/arches (only there: the kernel builds get their own)"
 	@echo "  TEST          bisect: a guest test's KTAP name (nsig, or a case); the commit is booted instead of built"
 	@echo "  CROSS_MAX_OBJS cross-compile: objects compiled per commit and architecture, at most (16; a commit's own files always)"
-	@echo "  CROSS_PAR     cross-compile: architectures of one commit compiled at once, each with make -j\$$JOBS (2)"
+	@echo "  CROSS_PAR     cross-compile: architectures of one commit compiled at once, each with one job (JOBS)"
 	@echo "  FORCE         apply: 1 replaces a branch edited in the tree (kept as a backup ref)"
 	@echo "  BENCH_BOOTS   bench: boots of base and of head each, for the pty throughput ($(BENCH_BOOTS))"
 	@echo "  NAIVE         bench: 1 measures the naive way's full build again (it is measured once, into report/naive.tsv) ($(NAIVE))"

@@ -61,7 +61,7 @@ CROSS_FRAGMENT=${CROSS_FRAGMENT:-$WS_ROOT/qemu/configs/cross.config}
 SMOKE_OUT=${SMOKE_OUT:-$WORKDIR/build/smoke}
 CROSS_MAX_OBJS=${CROSS_MAX_OBJS:-16}
 JOBS=${JOBS:-$(nproc)}
-CROSS_PAR=${CROSS_PAR:-2}
+CROSS_PAR=${CROSS_PAR:-$JOBS}
 DIAG_PY=$WS_ROOT/scripts/cross_diag.py
 FIXUPS=${FIXUPS:-$WS_ROOT/fixups}
 XFIXED=$WORKDIR/cross-fixed
@@ -446,7 +446,10 @@ built_objects() {
 # are listed in LOG, with the reason.  With no object left, make EMPTY if
 # given (the parent's "prepare", for the messages of the prepare steps).
 # make -Otarget keeps each object's lines together, so that a message
-# names its object.
+# names its object.  One job: kbuild builds an object as a single target
+# once per top-level directory it lies under (arm's core-y has both
+# arch/arm/ and arch/arm/mach-bcm/), and two jobs compiling the same
+# object race (fixdep: error opening file).  CROSS_PAR cells run at once.
 compile() {
 	local name=$1 list=$2 log=$3 empty=${4:-} o built src
 	local -a objs=()
@@ -468,7 +471,7 @@ compile() {
 	printf '%s\n' "${objs[@]}" | grep . >"$log.kept" || true
 	((${#objs[@]})) || objs=("$empty")
 	[[ -n ${objs[0]} ]] || return 0
-	xmake "$name" -k -j"$JOBS" -Otarget "${objs[@]}" >>"$log" 2>&1
+	xmake "$name" -k -j1 -Otarget "${objs[@]}" >>"$log" 2>&1
 }
 
 # compiled NAME LOG: "MADE KEPT": how many of the objects compile kept for
