@@ -130,7 +130,11 @@ def block(report, series, head):
             extra.append(f"arm64 boot: {boot_said(c)}")
     full = [c for c in at_head if c.stage == "full-build"]
     if full:
-        extra.append("full kernel builds: " + ", ".join(f"{c.arch} {c.status.value}" for c in full))
+        # A build that needed a base fixup says so: the base does not
+        # build there as Debian ships it (fixups/README.md).
+        extra.append("full kernel builds: " + ", ".join(
+            f"{c.arch} {c.status.value}{' (with a base fixup)' if 'with base fixup' in c.detail else ''}"
+            for c in full))
     if extra:
         lines.append("")
         lines.append(wrap("At the head: " + "; ".join(extra) + ".", "", ""))
