@@ -221,5 +221,8 @@ help: ## this text
 	@echo "  GUEST_SHELL   the guests' shell, copied in as /bin/busybox (/bin/busybox, Debian's busybox-static)"
 	@echo "  B4_CONFIG     the git config b4 reads for send and trailers (b4-config)"
 	@echo "  SCAN_TIMEOUT  cocci-inventory: seconds one spatch run may take (120)"
+	@echo "  ARCHES_FILE   the architectures cross-compile and cross work on (scripts/arches); a file of some of its"
+	@echo "                lines makes them work on those only (ARCHES_FILE=my-arches make cross)"
+	@echo "  FIXUPS        the base fixups the cross builds apply (fixups/ of this checkout; fixups/README.md)"
 	@echo
 	@echo "Reports: $(WORKDIR)/report/{index.html,summary.md,results.tsv,results.json,results.junit.xml,bench.tsv,bench-runs.tsv,naive.tsv,bench-pty.tsv}"
