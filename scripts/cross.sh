@@ -697,13 +697,14 @@ cross_commit() {
 # naming the objects it compiled, the commit's own files first (eight; the
 # log has them all).
 record_cell() {
-	local status secs detail log=$6/commit.log made=""
+	local status secs detail log=$6/commit.log made="" own
 	read -r status secs detail <"$6/result"
 	[[ ! -s $6/new.txt ]] || log=$6/new.txt
 	if [[ -s $6/commit.log.made ]]; then
+		own=$(touched_files "$3" | sed -nE 's/\.[cS]$/.o/p') || return 1
 		made=$({
-			touched_files "$3" | sed -nE 's/\.[cS]$/.o/p' | grep -xF -f - "$6/commit.log.made" || true
-			touched_files "$3" | sed -nE 's/\.[cS]$/.o/p' | grep -vxF -f - "$6/commit.log.made" || true
+			grep -xF -e "$own" "$6/commit.log.made" || true
+			grep -vxF -e "$own" "$6/commit.log.made" || true
 		} | awk 'NR <= 8 { printf "%s%s", (NR > 1 ? " " : ""), $0 } END { if (NR > 8) printf " and %d more", NR - 8 }') ||
 			return 1
 	fi

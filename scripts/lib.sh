@@ -502,27 +502,32 @@ distro_branch() {
 	if [[ $v == "$KVER" ]]; then echo "$BASE_BRANCH"; else echo "$BASE_BRANCH-$v"; fi
 }
 
-# distro_series: "NAME VERSION" of every series whose base file names a
-# linux-source base (VERSION is KVER's for linux-source).
-distro_series() {
+# series_bases: "NAME BASE" of every series, BASE as its base file says.
+series_bases() {
 	local s b
 	local -a names
 	capture names series_names
 	for s in "${names[@]}"; do
 		b=$(series_base "$s") || exit 1
-		if is_distro_base "$b" && ! is_git_base "$b"; then echo "$s $(distro_version "$b")"; fi
+		echo "$s $b"
 	done
+}
+
+# distro_series: "NAME VERSION" of every series whose base file names a
+# linux-source base (VERSION is KVER's for linux-source).
+distro_series() {
+	local s b pairs
+	pairs=$(series_bases) || exit 1
+	while read -r s b; do
+		if [[ -n $s ]] && is_distro_base "$b" && ! is_git_base "$b"; then echo "$s $(distro_version "$b")"; fi
+	done <<<"$pairs"
 }
 
 # git_bases: "NAME REF" of every series whose base file names git:REF.
 git_bases() {
-	local s b
-	local -a names
-	capture names series_names
-	for s in "${names[@]}"; do
-		b=$(series_base "$s") || exit 1
-		if is_git_base "$b"; then echo "$s ${b#git:}"; fi
-	done
+	local pairs
+	pairs=$(series_bases) || exit 1
+	awk '$2 ~ /^git:./ { print $1, substr($2, 5) }' <<<"$pairs"
 }
 
 # base_versions: the linux-source versions import.sh imports and deps.sh
