@@ -94,21 +94,37 @@ load_arches() {
 
 # touched_files SHA: what the commit adds or changes (not what it deletes).
 touched_files() {
-	memo "touched-$1" git_touched "$TREE" "$1" AMR
+	commit_fact "$1" touched git_touched "$TREE" "$1" AMR
 }
 
 # memo NAME CMD...: CMD's output, computed once per run of cmd_series
 # (kept in $MEMO/NAME); without $MEMO, every time.
 memo() {
-	local f=${MEMO:+$MEMO/$1} tmp
+	[[ -n ${MEMO:-} ]] || { "${@:2}"; return; }
+	keep_output "$MEMO/$1" "${@:2}"
+}
+
+# keep_output FILE CMD...: CMD's output, from FILE when it is there, else
+# run and kept in FILE (whole or not at all); printed without a process of
+# its own (a warm run reads hundreds of them).
+keep_output() {
+	local f=$1 tmp out=""
 	shift
-	[[ -n $f ]] || { "$@"; return; }
 	if [[ ! -f $f ]]; then
+		mkdir -p "${f%/*}" || return 1
 		tmp=$f.$BASHPID
 		"$@" >"$tmp" || { rm -f "$tmp"; return 1; }
 		mv "$tmp" "$f" || return 1
 	fi
-	cat "$f"
+	IFS= read -r -d '' out <"$f" || [[ -n $out || ! -s $f ]] || return 1
+	printf '%s' "$out"
+}
+
+# commit_fact SHA NAME CMD...: CMD's output, a function of commit SHA's
+# content alone (a sha names one content), computed once and kept in
+# $XCACHE/facts/SHA/NAME for every later run.
+commit_fact() {
+	keep_output "$XCACHE/facts/$1/$2" "${@:3}"
 }
 
 # kernel_code FILE: FILE is compiled into some kernel (not documentation,
@@ -223,10 +239,15 @@ smoke_includers() {
 }
 
 # direct_includers SHA HEADER DIR: every .c file under arch/DIR/ that
-# includes HEADER by name (an asm-generic header also as <asm/...>, which
-# is how the architectures that take it include it): the architecture's
-# own users of the header, compiled whenever its configuration builds them.
+# includes HEADER by name at SHA (an asm-generic header also as
+# <asm/...>, which is how the architectures that take it include it): the
+# architecture's own users of the header, compiled whenever its
+# configuration builds them.  A function of SHA alone, so kept (commit_fact).
 direct_includers() {
+	commit_fact "$1" "includes-${2//\//%}@$3" arch_includers "$@"
+}
+
+arch_includers() {
 	local sha=$1 h=$2 d=$3 name rc=0 list
 	local -a pats=()
 	case $h in
@@ -352,9 +373,14 @@ src_of() {
 # version has base fixups for NAME.
 fixups_note() {
 	local v list
+	local f
 	v=$(memo "version-$2" kernel_version "$2") || return 1
-	list=$(fixups_of "$1" "$v" | sed "s#^$FIXUPS/##" | xargs) || return 1
-	[[ -z $list ]] || printf '; with base fixup(s) %s' "$list"
+	list=$(memo "fixups-$1-$v" fixups_of "$1" "$v") || return 1
+	[[ -n $list ]] || return 0
+	printf '; with base fixup(s)'
+	while IFS= read -r f; do
+		printf ' %s' "${f#"$FIXUPS"/}"
+	done <<<"$list"
 }
 
 # amake OUT NAME ARGS...: make in NAME's tree (src_of) for architecture
@@ -523,10 +549,10 @@ cell_key() {
 	{
 		echo "$1 $2"
 		printf '%s\n' "${A_LINE[$3]}"
-		cc_of "$3"
+		memo "cc-$3" cc_of "$3"
 		cat "$4"
 		fixups_text "$3" "$1"
-		cell_code
+		memo cell-code cell_code
 	} | key_of 16
 }
 
