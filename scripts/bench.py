@@ -15,7 +15,11 @@
         architectures work added to make (the cross.sh series and boot.sh
         arch-heads, or arch-builds and arch-boots, phases, plus the abi
         checks this run ran, not those from the cache) and their cells,
-        beside their 15-minute budget for a cold run; and the pty throughput table
+        beside their 15-minute budget for a cold run; the physical limit of
+        a cold run (physical_limit: the compile work no per-commit pipeline
+        avoids over the cores, BENCH_CORES or this machine's, plus the
+        guests' time), the last cold make's ratio to it and each stage's
+        share of the cells' seconds; and the pty throughput table
         (bench-pty.tsv) when there is one, and the sizes of the structures
         that hold signal sets at each series' base and head
         (bench-memory.tsv, scripts/build.sh memory) when there are some.
@@ -192,6 +196,94 @@ def print_work(work, raw):
           f"{cells} cells, {cached} from a cache; {verdict} the "
           f"{mmss(ADDITIONS_BUDGET)} budget of a cold run (a fair comparison "
           "only when WORKDIR and CCACHE_DIR started empty)")
+
+
+# The build stages whose cells compile a kernel, and the one of them at
+# the leanest configuration, where each commit's own recompile counts.
+BUILD_STAGES = ("build", "build-arm64", "build-debug")
+LEAN_BUILD = "build"
+BOOT_STAGES = ("boot", "boot-arm64", "boot-debug")
+COLD_RATIO_TARGET = 1.5
+
+
+def cell_rows(results):
+    """results.tsv's rows as dicts of its header."""
+    if not results:
+        return []
+    head = results[0]
+    return [dict(zip(head, r + [""] * (len(head) - len(r)))) for r in results[1:]]
+
+
+def physical_limit(rows, cores):
+    """The cold run's floor from its cells: [(part, cells, seconds)] and the
+    limit, (compile work) / cores + the guests' time.  The compile work is
+    what no per-commit pipeline avoids: each base once per configuration
+    (a commit 0 that no series has as a later commit), each commit's own
+    recompile at the leanest configuration, and the cross cells (the other
+    architectures' touched objects).  A cell counts once per commit sha,
+    stage and architecture; a cached cell counts the seconds of the run
+    that computed it, a cached boot 0, so the figure is the cold run's
+    only after one."""
+    later = {(r["stage"], r["arch"], r["commit"]) for r in rows if r["index"] != "0"}
+    parts = {"bases": {}, "recompiles": {}, "cross": {}, "guests": {}}
+    for r in rows:
+        key = (r["stage"], r["arch"], r["commit"])
+        part = None
+        if r["stage"] in BUILD_STAGES:
+            if r["index"] == "0" and key not in later:
+                part = "bases"
+            elif r["index"] != "0" and r["stage"] == LEAN_BUILD:
+                part = "recompiles"
+        elif r["stage"] == "cross" and r["status"] != "skip":
+            part = "cross"
+        elif r["stage"] in BOOT_STAGES:
+            part = "guests"
+        if part:
+            # The same commit's cell in two series is one piece of work:
+            # the seconds of the run that did it.
+            cells = parts[part]
+            cells[key] = max(cells.get(key, 0), seconds(r["seconds"]) or 0)
+    table = [
+        ("each base, once per configuration", parts["bases"]),
+        ("each commit's own recompile, at the leanest configuration", parts["recompiles"]),
+        ("the touched objects on the other architectures (cross)", parts["cross"]),
+        ("the guests (the boot cells)", parts["guests"]),
+    ]
+    out = [(label, len(cells), sum(cells.values())) for label, cells in table]
+    compile_secs = sum(secs for _, _, secs in out[:3])
+    return out, compile_secs / max(cores, 1) + out[3][2]
+
+
+def print_limit(report, results, cores):
+    rows = cell_rows(results)
+    if not rows:
+        return
+    parts, limit = physical_limit(rows, cores)
+    print()
+    print(f"physical limit of a cold run here ({cores} cores): the compile work no "
+          "per-commit pipeline avoids, over the cores, plus the guests' time "
+          "(from the cells: a cached cell counts the seconds of the run that "
+          "computed it, a cached boot 0, so it is the cold run's only after one)")
+    for label, cells, secs in parts:
+        print(f"  {label:<60} {cells:>4} cells {secs:>7.0f} s")
+    print(f"  {'limit':<60} {'':>10} {mmss(limit):>7}")
+    cold = [r for r in read_runs(report)
+            if r["what"] == "make" and r["kind"] == "cold" and r["series"] == "all"]
+    if not cold or not limit:
+        print(f"  the last cold make over the limit: not measured yet (target at most "
+              f"{COLD_RATIO_TARGET}x)")
+    else:
+        secs = seconds(cold[-1]["seconds"]) or 0
+        ratio = secs / limit
+        verdict = "met" if ratio <= COLD_RATIO_TARGET else "OVER"
+        print(f"  the last cold make ({cold[-1]['date']}): {mmss(secs)}, {ratio:.1f}x the "
+              f"limit (target at most {COLD_RATIO_TARGET}x: {verdict})")
+    work = stage_work(results)
+    total = sum(w[2] for w in work.values())
+    if total:
+        shares = sorted(work.items(), key=lambda kv: -kv[1][2])
+        print("  each stage's share of the cells' seconds: " + ", ".join(
+            f"{stage} {100 * w[2] / total:.0f}%" for stage, w in shares if w[2]))
 
 
 def series_builds(raw):
@@ -486,7 +578,9 @@ def main(argv):
     if len(argv) == 2:
         return 0
     print_rows(raw)
-    print_work(stage_work(read_tsv(os.path.join(report, "results.tsv"))), raw)
+    results = read_tsv(os.path.join(report, "results.tsv"))
+    print_work(stage_work(results), raw)
+    print_limit(report, results, int(os.environ.get("BENCH_CORES", os.cpu_count() or 1)))
     print_targets(report)
     print(f"written: {out}")
     print_pty(os.path.join(report, "bench-pty.tsv"))

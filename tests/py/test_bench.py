@@ -4,6 +4,7 @@ the rows, the first KTAP line, the work by stage and the sum of the
 default additions; bench.tsv is written, and a report without figures is
 an error that names the file."""
 
+import os
 import pathlib
 import shutil
 import subprocess
@@ -13,6 +14,8 @@ import pytest
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 TOOL = ROOT / "scripts" / "bench.py"
 FIX = ROOT / "tests" / "fixtures" / "bench"
+# The physical limit divides by the cores: the golden output's are two.
+os.environ["BENCH_CORES"] = "2"
 
 
 def test_bench_prints_the_golden_report(tmp_path):
@@ -201,3 +204,58 @@ def test_estimate_names_the_last_make_of_the_series_and_the_last_cold_one(tmp_pa
 
 def test_estimate_without_history_says_nothing(tmp_path):
     assert estimate(tmp_path, "all") == ""
+
+
+LIMIT_ROWS = """series\tindex\tcommit\tsubject\tstage\tstatus\tseconds\tdetail\tlog\tarch\tcached
+a\t0\tbase1\tbase\tbuild\tpass\t400\t\t\tx86_64\t1
+a\t1\tc1\tone\tbuild\tpass\t60\t\t\tx86_64\t1
+a\t2\tc2\ttwo\tbuild\tpass\t40\t\t\tx86_64\t0
+b\t0\tc2\ttwo\tbuild\tpass\t40\t\t\tx86_64\t1
+b\t1\tc3\tthree\tbuild\tpass\t20\t\t\tx86_64\t0
+a\t0\tbase1\tbase\tbuild-arm64\tpass\t300\t\t\tarm64\t0
+a\t2\tc2\ttwo\tbuild-arm64\tpass\t90\t\t\tarm64\t0
+a\t1\tc1\tone\tcross\tpass\t30\t\t\tarm\t0
+a\t1\tc1\tone\tcross\tskip\t0\tnot covered\t\txtensa\t0
+a\t2\tc2\ttwo\tboot\tpass\t25\t\t\tx86_64\t0
+b\t0\tc2\ttwo\tboot\tpass\t0\t(cached)\t\tx86_64\t1
+a\t1\tc1\tone\tsparse\tpass\t50\t\t\t\t0
+"""
+
+
+def test_physical_limit_counts_each_base_once_and_each_commit_at_the_lean_config(tmp_path):
+    """Bases: base1 on x86 and arm64 (c2, b's commit 0, is a's commit 2:
+    a recompile, counted once); recompiles: c1, c2, c3 on the lean config
+    only (arm64's head is not one); cross: the compiled cell, not the
+    skipped one; guests: c2's boot, once, with the seconds of the run that
+    booted it (b's row of it is cached).
+    Limit: (700 + 120 + 30) / 2 + 25 = 450 s; the cold make of 2500 s is
+    5.6 times it."""
+    shutil.copy(FIX / "bench-raw.tsv", tmp_path / "bench-raw.tsv")
+    shutil.copy(FIX / "bench-runs.tsv", tmp_path / "bench-runs.tsv")
+    (tmp_path / "results.tsv").write_text(LIMIT_ROWS)
+    out = subprocess.run([str(TOOL), str(tmp_path)], check=True,
+                         capture_output=True, text=True).stdout
+    lines = out.splitlines()
+    start = next(i for i, l in enumerate(lines) if l.startswith("physical limit"))
+    assert "(2 cores)" in lines[start]
+    got = [" ".join(l.split()) for l in lines[start + 1:start + 8]]
+    assert got == [
+        "each base, once per configuration 2 cells 700 s",
+        "each commit's own recompile, at the leanest configuration 3 cells 120 s",
+        "the touched objects on the other architectures (cross) 1 cells 30 s",
+        "the guests (the boot cells) 1 cells 25 s",
+        "limit 7:30",
+        "the last cold make (2026-12-04 10:00): 41:40, 5.6x the limit "
+        "(target at most 1.5x: OVER)",
+        "each stage's share of the cells' seconds: build 53%, build-arm64 37%, "
+        "sparse 5%, cross 3%, boot 2%",
+    ]
+
+
+def test_physical_limit_without_a_cold_run_says_it_is_not_measured(tmp_path):
+    shutil.copy(FIX / "bench-raw.tsv", tmp_path / "bench-raw.tsv")
+    (tmp_path / "results.tsv").write_text(LIMIT_ROWS)
+    out = subprocess.run([str(TOOL), str(tmp_path)], check=True,
+                         capture_output=True, text=True).stdout
+    assert ("the last cold make over the limit: not measured yet "
+            "(target at most 1.5x)") in out
