@@ -67,7 +67,7 @@ FIXUPS=${FIXUPS:-$WS_ROOT/fixups}
 XFIXED=$WORKDIR/cross-fixed
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
 
-declare -A A_ARCH=() A_PKG=() A_PREFIX=() A_SET=() A_CONFIG=() A_DIR=() A_LINE=() A_SRC=()
+declare -A A_ARCH=() A_PKG=() A_PREFIX=() A_SET=() A_CONFIG=() A_DIR=() A_ALSO=() A_LINE=() A_SRC=()
 declare -a A_NAMES=()
 
 # load_arches: scripts/arches into the A_* tables; a malformed line stops
@@ -86,6 +86,9 @@ load_arches() {
 		case $arch in
 		x86_64 | i386) A_DIR[$name]=x86 ;;
 		sparc64 | sparc32) A_DIR[$name]=sparc ;;
+		# UML builds its x86 half from arch/x86/um/ and takes x86's
+		# headers: a change there concerns it too (A_ALSO).
+		um) A_DIR[$name]=um A_ALSO[$name]=x86 ;;
 		-) A_DIR[$name]=$name ;;
 		*) A_DIR[$name]=$arch ;;
 		esac
@@ -152,7 +155,8 @@ arches_of() {
 		fi
 	done < <(touched_files "$1")
 	for name in "${A_NAMES[@]}"; do
-		if [[ ${A_SET[$name]} == rep && $generic == 1 ]] || [[ -n ${dirs[${A_DIR[$name]}]:-} ]]; then
+		if [[ ${A_SET[$name]} == rep && $generic == 1 ]] || [[ -n ${dirs[${A_DIR[$name]}]:-} ]] ||
+			[[ -n ${A_ALSO[$name]:-} && -n ${dirs[${A_ALSO[$name]}]:-} ]]; then
 			seen[${A_DIR[$name]}]=1
 			if [[ ${A_SET[$name]} == none ]]; then
 				printf -- '-%s %s\n' "$name" "${A_CONFIG[$name]}"
@@ -185,7 +189,8 @@ header_regex() {
 }
 
 # dependents HEADER DIR SHA: the objects of the smoke build that include
-# HEADER, outside arch/ (or in arch/DIR/), one a line, sorted.  The list is
+# HEADER, outside arch/ (or in arch/DIR/, DIR one directory or an
+# alternation: um|x86), one a line, sorted.  The list is
 # kept for SHA's kernel version in $XCACHE/includers/<version>/, so that
 # the sample plan takes from it, and with it the key of every cell, does
 # not change with whichever commit the smoke build last built (KUnit on,
@@ -206,7 +211,7 @@ dependents() {
 		return 0
 	fi
 	[[ -n $list ]] || return 0
-	grep -E "^(arch/$d/|[^a])|^a[^r]" <<<"$list" || true
+	grep -E "^(arch/($d)/|[^a])|^a[^r]" <<<"$list" || true
 }
 
 # kernel_version SHA: VERSION.PATCHLEVEL.SUBLEVEL of SHA's Makefile, or
@@ -275,11 +280,11 @@ sample() {
 # plan SHA NAME FILE: the objects to compile for architecture NAME into
 # FILE; prints how they were chosen.
 plan() {
-	local sha=$1 name=$2 file=$3 d=${A_DIR[$2]} f n na left nh=0 total=0
+	local sha=$1 name=$2 file=$3 d=${A_DIR[$2]} also=${A_ALSO[$2]:-} f n na left nh=0 total=0
 	local -a own=() headers=()
 	while IFS= read -r f; do
 		if [[ -z $f ]] || ! kernel_code "$f"; then continue; fi
-		[[ $f != arch/* || $f == arch/$d/* ]] || continue
+		[[ $f != arch/* || $f == arch/$d/* || (-n $also && $f == arch/$also/*) ]] || continue
 		case $f in
 		*.c | *.S) own+=("${f%.*}.o") ;;
 		*.h) headers+=("$f") ;;
@@ -288,8 +293,9 @@ plan() {
 	printf '%s\n' "${own[@]}" >"$file.own"
 	: >"$file.deps"
 	for f in "${headers[@]}"; do
-		dependents "$f" "$d" "$sha" >>"$file.deps" || return 1
+		dependents "$f" "$d${also:+|$also}" "$sha" >>"$file.deps" || return 1
 		direct_includers "$sha" "$f" "$d" >>"$file.own" || return 1
+		[[ -z $also ]] || direct_includers "$sha" "$f" "$also" >>"$file.own" || return 1
 	done
 	LC_ALL=C sort -u "$file.deps" -o "$file.deps"
 	total=$(grep -c . "$file.deps" || true)
@@ -305,7 +311,7 @@ plan() {
 	rm -f "$file.own" "$file.deps"
 	if ((${#headers[@]} && na > 0)); then
 		printf '%d objects: %d of its files, %d in arch/%s/ and %d of the %d others that include its headers' \
-			$((n + nh)) $((n - na)) "$na" "$d" "$nh" "$total"
+			$((n + nh)) $((n - na)) "$na" "$d${also:+/ and arch/$also}" "$nh" "$total"
 	elif ((${#headers[@]})); then
 		printf '%d objects: %d of its files, %d of the %d that include its headers' \
 			$((n + nh)) "$n" "$nh" "$total"

@@ -82,6 +82,22 @@ header_with_eight_users() {
 	echo "$output" | grep -E '^1 +pass +pass +- +-'
 }
 
+@test "cross-compile: UML compiles a commit that touches arch/x86/ (its x86 half is arch/x86/um/) or arch/um/, and no other" {
+	printf 'um\tum\t-\tgcc\town\tdefconfig\n' >>"$ARCHES_FILE"
+	make_series one linux-source \
+		"arch/x86/um/s.c:int um_s(void) { return 0; }:x86/um: UML's x86 half" \
+		"lib/a.c:int lib_a(void) { return 0; }:fixture: generic code" \
+		"arch/um/u.c:int um_u(void) { return 0; }:um: its own code"
+	ws apply.sh
+	run ws cross.sh series
+	[ "$status" -eq 0 ]
+	[[ $(cross_row 1 um) == "pass 1 objects; 1 compiled, no errors or warnings (arch/x86/um/s.o)" ]]
+	[[ $(cross_row 1 x86_64) == pass* ]]
+	[ -z "$(cross_row 2 um)" ]
+	[[ $(cross_row 3 um) == "pass 1 objects; 1 compiled, no errors or warnings (arch/um/u.o)" ]]
+	[ -z "$(cross_row 3 x86_64)" ]
+}
+
 @test "cross-compile: a new error on one architecture fails that cell, naming it; the others pass" {
 	make_series one linux-source \
 		"lib/a.c:int lib_a(void) { return 0; }:fixture: generic code" \
