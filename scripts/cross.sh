@@ -532,8 +532,8 @@ cell_code() {
 
 # full_code: the same for a full build at a head, and its bisect.
 full_code() {
-	declare -f checkout_xsrc fixups_of sync_src src_of fixups_note amake fmake full_build first_error \
-		head_build bisect_arch index_of cmd_step
+	declare -f checkout_xsrc fixups_of sync_src src_of fixups_note amake fmake cross_fragments full_build \
+		first_error head_build bisect_arch index_of cmd_step
 	cat "$DIAG_PY"
 }
 
@@ -795,17 +795,30 @@ fmake() {
 	amake "$XFULL" "$@"
 }
 
+# cross_fragments NAME: the fragments a full build merges onto NAME's
+# tinyconfig: qemu/configs/cross.config, then cross-NAME.config beside it
+# when there is one (um's asks for a 64-bit UML: with the kernel's SUBARCH
+# x86, tinyconfig leaves it 32-bit, whose user-space half wants the host's
+# 32-bit uapi headers).
+cross_fragments() {
+	local own=${CROSS_FRAGMENT%.config}-$1.config
+	echo "$CROSS_FRAGMENT"
+	[[ ! -f $own ]] || echo "$own"
+}
+
 # full_build NAME LOG: tinyconfig + cross.config and make -k vmlinux of the
 # commit checked out in $XSRC, with NAME's base fixups (sync_src).  0
 # builds, 1 does not, 2 cannot be configured.
 full_build() {
 	local name=$1 log=$2 sha
+	local -a frags
 	mkdir -p "$XFULL/$name" || return 2
 	sha=$(git -C "$XSRC" rev-parse HEAD) && sync_src "$name" "$sha" || return 2
 	fixups_note "$name" "$sha" >>"$log" || return 2
+	capture frags cross_fragments "$name" || return 2
 	{
 		fmake "$name" tinyconfig &&
-			"$(src_of "$name")/scripts/kconfig/merge_config.sh" -m -O "$XFULL/$name" "$XFULL/$name/.config" "$CROSS_FRAGMENT" &&
+			"$(src_of "$name")/scripts/kconfig/merge_config.sh" -m -O "$XFULL/$name" "$XFULL/$name/.config" "${frags[@]}" &&
 			fmake "$name" olddefconfig
 	} >>"$log" 2>&1 || return 2
 	fmake "$name" -k -j"$JOBS" vmlinux >>"$log" 2>&1 || return 1
@@ -863,7 +876,7 @@ head_build() {
 		echo "$head"
 		printf '%s\n' "${A_LINE[$name]}"
 		cc_of "$name"
-		cat "$CROSS_FRAGMENT"
+		cross_fragments "$name" | xargs cat
 		fixups_text "$name" "$head"
 		full_code
 	} | key_of 16) || return 1

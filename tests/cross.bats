@@ -254,6 +254,25 @@ header_with_eight_users() {
 	[[ $output == *"ARCH=sparc is not an architecture of"*"x86_64 fixarm fixown nocc"* ]]
 }
 
+@test "cross: a full build merges cross-<name>.config after cross.config for that architecture only" {
+	export CROSS_FRAGMENT=$BATS_TEST_TMPDIR/configs/cross.config
+	mkdir -p "${CROSS_FRAGMENT%/*}"
+	echo CONFIG_WS_ALL=y >"$CROSS_FRAGMENT"
+	echo CONFIG_WS_FIXOWN_ONLY=y >"${CROSS_FRAGMENT%/*}/cross-fixown.config"
+	make_series one linux-source \
+		"lib/a.c:int lib_a(void) { return 0; }:fixture: generic code" \
+		"arch/fixown/k.c:int own_k(void) { return 0; }:fixown: its own code"
+	ws apply.sh
+	run ws cross.sh heads
+	echo "$output"
+	[ "$status" -eq 0 ]
+	local full=$WORKDIR/cross-full
+	grep -qx CONFIG_WS_ALL=y "$full/fixown/.config"
+	grep -qx CONFIG_WS_FIXOWN_ONLY=y "$full/fixown/.config"
+	grep -qx CONFIG_WS_ALL=y "$full/fixarm/.config"
+	! grep -q CONFIG_WS_FIXOWN_ONLY "$full/fixarm/.config"
+}
+
 @test "cross: a head that fails where the base fails too is untested, and names the base" {
 	make_series one linux-source "lib/b.c:int b; /* BREAKS_FIXARM */:fixture: breaks fixarm"
 	ws apply.sh
