@@ -606,10 +606,12 @@ boot_key() {
 	} | key_of 32
 }
 
-# file_digest FILE: FILE's SHA-256, kept beside the boot cache while FILE
-# is not newer (a kernel image is hashed for each of its boots).
+# file_digest FILE: FILE's SHA-256, kept in $ARTIFACTS/digests/ (beside
+# the config keys in $ARTIFACTS/keys/; not in the boot cache, which holds
+# passing boots only) while FILE is not newer: a kernel image is hashed
+# for each of its boots.
 file_digest() {
-	local f=$BOOT_CACHE/digests/${1//\//%} d=""
+	local f=$ARTIFACTS/digests/${1//\//%} d=""
 	if [[ -f $f && $f -nt $1 ]] && IFS= read -r d <"$f" && [[ ${#d} == 64 ]]; then
 		echo "$d"
 		return 0
