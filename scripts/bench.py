@@ -270,8 +270,8 @@ def print_limit(report, results, cores):
     for label, cells, secs in parts:
         print(f"  {label:<60} {cells:>4} cells {secs:>7.0f} s")
     print(f"  {'limit':<60} {'':>10} {mmss(limit):>7}")
-    cold = [r for r in read_runs(report)
-            if r["what"] == "make" and r["kind"] == "cold" and r["series"] == "all"]
+    _, what, is_cold_make, _, _ = TARGETS[0]
+    cold = [r for r in read_runs(report) if r["what"] == what and is_cold_make(r)]
     if not cold or not limit:
         print(f"  the last cold make over the limit: not measured yet (target at most "
               f"{COLD_RATIO_TARGET}x; a cold make's ceiling {mmss(COLD_CEILING)})")

@@ -611,16 +611,15 @@ boot_key() {
 # passing boots only) while FILE is not newer: a kernel image is hashed
 # for each of its boots.
 file_digest() {
-	local f=$ARTIFACTS/digests/${1//\//%} d=""
-	if [[ -f $f && $f -nt $1 ]] && IFS= read -r d <"$f" && [[ ${#d} == 64 ]]; then
-		echo "$d"
-		return 0
-	fi
-	d=$(sha256sum "$1" | cut -d' ' -f1) && [[ ${#d} == 64 ]] || return 1
-	if ! { mkdir -p "${f%/*}" && echo "$d" >"$f.$$" && mv "$f.$$" "$f"; }; then
-		rm -f "$f.$$"
-	fi
-	echo "$d"
+	local f=$ARTIFACTS/digests/${1//\//%}
+	[[ ! -f $f || $f -nt $1 ]] || rm -f "$f" || return 1
+	keep_output "$f" sha256_of "$1"
+}
+
+# sha256_of FILE: its SHA-256, alone on a line.
+sha256_of() {
+	local d
+	d=$(sha256sum "$1") && d=${d%% *} && [[ ${#d} == 64 ]] && echo "$d"
 }
 
 # boot_code: how a boot is run and judged: the code of the functions that

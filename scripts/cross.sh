@@ -107,22 +107,6 @@ memo() {
 	keep_output "$MEMO/$1" "${@:2}"
 }
 
-# keep_output FILE CMD...: CMD's output, from FILE when it is there, else
-# run and kept in FILE (whole or not at all); printed without a process of
-# its own (a warm run reads hundreds of them).
-keep_output() {
-	local f=$1 tmp out=""
-	shift
-	if [[ ! -f $f ]]; then
-		mkdir -p "${f%/*}" || return 1
-		tmp=$f.$BASHPID
-		"$@" >"$tmp" || { rm -f "$tmp"; return 1; }
-		mv "$tmp" "$f" || return 1
-	fi
-	IFS= read -r -d '' out <"$f" || [[ -n $out || ! -s $f ]] || return 1
-	printf '%s' "$out"
-}
-
 # commit_fact SHA NAME CMD...: CMD's output, a function of commit SHA's
 # content alone (a sha names one content), computed once and kept in
 # $XCACHE/facts/SHA/NAME for every later run.

@@ -213,6 +213,22 @@ check_disk() {
 	fi
 }
 
+# keep_output FILE CMD...: CMD's output, from FILE when it is there, else
+# run and kept in FILE (whole or not at all); printed without a process of
+# its own (a warm run reads hundreds of them).
+keep_output() {
+	local f=$1 tmp out=""
+	shift
+	if [[ ! -f $f ]]; then
+		mkdir -p "${f%/*}" || return 1
+		tmp=$f.$BASHPID
+		"$@" >"$tmp" || { rm -f "$tmp"; return 1; }
+		mv "$tmp" "$f" || return 1
+	fi
+	IFS= read -r -d '' out <"$f" || [[ -n $out || ! -s $f ]] || return 1
+	printf '%s' "$out"
+}
+
 # capture ARRAY CMD...: CMD's output lines into ARRAY.  Unlike mapfile from
 # a process substitution, a failing CMD (an unknown series, a missing patch)
 # stops the script with CMD's message.
