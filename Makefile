@@ -22,13 +22,14 @@ NAIVE ?= 0
 NO_DEPS ?= 0
 FRESH ?= 0
 BOOT_ARCH ?= x86_64
+ARCH_BOOTS ?= arm64
 ICECC ?= 0
 ICECC_SCHEDULER ?=
 ICECC_JOBS ?=
 CCACHE_REMOTE ?=
 LINUX_GIT ?=
 
-export WORKDIR KVER SERIES CHECKS DEBUG CONFIG ACCEL BOOT_TIMEOUT TEST_TIMEOUT JOBS CHECK_JOBS CHECKS_BESIDE BOOTS_BESIDE FORCE E2E BENCH_BOOTS NAIVE NO_DEPS FRESH BOOT_ARCH
+export WORKDIR KVER SERIES CHECKS DEBUG CONFIG ACCEL BOOT_TIMEOUT TEST_TIMEOUT JOBS CHECK_JOBS CHECKS_BESIDE BOOTS_BESIDE FORCE E2E BENCH_BOOTS NAIVE NO_DEPS FRESH BOOT_ARCH ARCH_BOOTS
 export ICECC ICECC_SCHEDULER ICECC_JOBS CCACHE_REMOTE LINUX_GIT
 export WS_ROOT := $(CURDIR)
 # The kernel builds set their own ARCH and CROSS_COMPILE (scripts/arches);
@@ -42,9 +43,9 @@ unexport $(filter-out GIT_CONFIG%,$(shell git rev-parse --local-env-vars 2>/dev/
 S := $(CURDIR)/scripts
 
 .DEFAULT_GOAL := all
-.PHONY: all deps import apply export check cocci-inventory bisect-build cross-compile cross bisect boot-test boot-arm64 matrix bench test help clean distclean
+.PHONY: all deps import apply export check cocci-inventory bisect-build cross-compile cross bisect boot-test boot-arm64 boot-i386 boot-mips64el matrix bench test help clean distclean
 
-all: ## deps, import, then apply, check, bisect-build, cross-compile and boot-test every series; debug boots of the heads; arm64 boots of bases and heads; the matrix
+all: ## deps, import, then apply, check, bisect-build, cross-compile and boot-test every series; debug boots of the heads; boots of bases and heads on ARCH_BOOTS; the matrix
 	@bash $(S)/all.sh
 
 deps: ## install the Debian packages (apt-get; idempotent)
@@ -82,8 +83,14 @@ boot-test: deps ## boot every commit of $(SERIES) in QEMU; DEBUG=1 boots only th
 	@if [ "$(origin DEBUG)" = "command line" ] && [ "$(DEBUG)" = 1 ]; then \
 		bash $(S)/boot.sh heads; else bash $(S)/boot.sh series; fi
 
-boot-arm64: deps ## arm64: build and boot the base and the head of each series (qemu-system-aarch64, TCG)
+boot-arm64: deps ## arm64: build and boot the base and the head of each series (qemu-system-aarch64 virt, TCG; arm 32-bit programs too)
 	@BOOT_ARCH=arm64 bash $(S)/boot.sh arch-heads
+
+boot-i386: deps ## i386: a 32-bit kernel built and booted at the base and the head of each series (qemu-system-i386; 32-bit programs)
+	@BOOT_ARCH=i386 bash $(S)/boot.sh arch-heads
+
+boot-mips64el: deps ## mips64el: build and boot the base and the head of each series (qemu-system-mips64el Malta, TCG; n64, o32 and n32 programs)
+	@BOOT_ARCH=mips64el bash $(S)/boot.sh arch-heads
 
 # make shell and make run: one commit's kernel booted by hand (scripts/guest.sh).
 COMMIT ?=
@@ -167,8 +174,10 @@ help: ## this text
 	@echo "  CONFIG        kernel config for bisect-build and boot-test: smoke or debug ($(CONFIG))"
 	@echo "  DEBUG         make: 1 also boots each head on the debug config, 0 does not ($(DEBUG));"
 	@echo "                make boot-test DEBUG=1: boot only the heads, on the debug config"
-	@echo "  BOOT_ARCH     the architecture bisect-build and boot-test build and boot: x86_64 or arm64 ($(BOOT_ARCH));"
-	@echo "                make boot-arm64 sets arm64 itself (stages build-arm64, boot-arm64)"
+	@echo "  BOOT_ARCH     the architecture bisect-build and boot-test build and boot: x86_64, arm64, i386 or mips64el"
+	@echo "                ($(BOOT_ARCH)); make boot-<arch> sets it itself (stages build-<arch>, boot-<arch>)"
+	@echo "  ARCH_BOOTS    make: the architectures whose kernels are built and booted at the base and the head of"
+	@echo "                each series beside x86_64's every commit ($(ARCH_BOOTS)); empty: none"
 	@echo "  ACCEL         auto (KVM if a probe boot works, else TCG), kvm or tcg ($(ACCEL))"
 	@echo "  FRESH         boot-test: 1 boots every commit again, even one identical to an earlier passing boot ($(FRESH))"
 	@echo "  BOOT_TIMEOUT  seconds before a boot counts as hung ($(BOOT_TIMEOUT))"
@@ -215,9 +224,10 @@ help: ## this text
 	@echo "  SERIES_DIR    the series directory (series/ of this checkout)"
 	@echo "  TARBALL_DIR   where linux-source-<version>'s tarball is (/usr/src)"
 	@echo "  CCACHE_DIR    ccache's cache (\$$WORKDIR/ccache); CCACHE_MAXSIZE its size (8G)"
-	@echo "  QEMU          the QEMU binary of BOOT_ARCH (qemu-system-x86_64, qemu-system-aarch64)"
+	@echo "  QEMU          the QEMU binary of BOOT_ARCH (qemu-system-x86_64, -aarch64, -i386, -mips64el)"
 	@echo "  KVM_PROBE_TIMEOUT seconds the KVM probe boot may take before TCG is used (8; made once per host boot)"
-	@echo "  GUEST_CC, GUEST_CC32 the guest programs' compilers (BOOT_ARCH's; gcc and gcc -m32 on x86_64)"
+	@echo "  GUEST_CC, GUEST_CC32, GUEST_CCN32 the guest programs' compilers, native, 32-bit and MIPS n32 (BOOT_ARCH's;"
+	@echo "                gcc and gcc -m32 on x86_64; gcc -m32 on i386)"
 	@echo "  GUEST_SHELL   the guests' shell, copied in as /bin/busybox (/bin/busybox, Debian's busybox-static)"
 	@echo "  B4_CONFIG     the git config b4 reads for send and trailers (b4-config)"
 	@echo "  SCAN_TIMEOUT  cocci-inventory: seconds one spatch run may take (120)"

@@ -3,8 +3,9 @@
 #   - the checks of every series, in the background (CHECKS_BESIDE);
 #   - for each series: bisect-build, then cross-compile, while the boots of
 #     the commits just built run beside it (BOOTS_BESIDE);
-#   - the debug kernel of each head, then the arm64 kernels of each base
-#     and head, built while the previous boots run;
+#   - the debug kernel of each head, then the kernels of each base and
+#     head on the other boot architectures (ARCH_BOOTS: arm64, i386,
+#     mips64el), built while the previous boots run;
 #   - once every boot and check is done, the matrix.
 # Before the builds, the run writes its plan: every cell it owes each
 # series (scripts/cells.py).  A failing stage does not stop the others;
@@ -23,6 +24,10 @@
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"
+# ARCH_BOOTS, checked.
+# shellcheck source=scripts/bootarch.sh
+source "$WS_ROOT/scripts/bootarch.sh"
+check_arch_boots
 
 step() {
 	local t0 rc=0
@@ -168,9 +173,11 @@ apply_series() {
 # (scripts/cells.py plan): for each commit the apply cell, the CHECKS
 # (comma-separated; not of the base), the x86_64 build and boot, the
 # cross-compile (of the commits), and the debug boot of the head (DEBUG=1)
-# and the arm64 build and boot of base and head.
+# and the build and boot of base and head on each of ARCH_BOOTS.
 plan_series() {
-	series_commits "$1" | cells plan "$1" "$2" "${DEBUG:-1}" 1 ||
+	local arches
+	arches=$(tr -s ' ' ',' <<<"$ARCH_BOOTS" | sed 's/^,//; s/,$//')
+	series_commits "$1" | cells plan "$1" "$2" "${DEBUG:-1}" "$arches" ||
 		die "could not write the plan of $1 in $REPORT/plan"
 }
 
@@ -241,12 +248,15 @@ main() {
 			boot_step "SERIES=$s" boot.sh heads
 		done
 	fi
-	# arm64: the base and the head of each series, built and booted.
+	# The other boot architectures: the base and the head of each series,
+	# built and booted.
 	if ((${#applied[@]})); then
-		local list
+		local list arch
 		list=$(IFS=,; echo "${applied[*]}")
-		SERIES=$list BOOT_ARCH=arm64 step boot.sh arch-builds || true
-		boot_step "SERIES=$list" BOOT_ARCH=arm64 boot.sh arch-boots
+		for arch in $ARCH_BOOTS; do
+			SERIES=$list BOOT_ARCH=$arch step boot.sh arch-builds || true
+			boot_step "SERIES=$list" BOOT_ARCH="$arch" boot.sh arch-boots
+		done
 	fi
 	wait_lane
 	wait_session "$CHECKS_PID" checks "the checks"

@@ -13,16 +13,19 @@
         that computed it, and a cached boot 0; cross-compile cells overlap,
         CROSS_PAR at a time); the time this run spent in the stages the
         architectures work added to make (the cross.sh series and boot.sh
-        arch-heads, or arch-builds and arch-boots, phases, plus the abi
-        checks this run ran, not those from the cache) and their cells,
-        beside their 15-minute budget for a cold run; the physical limit of
-        a cold run (physical_limit: the compile work no per-commit pipeline
-        avoids over the cores, BENCH_CORES or this machine's, plus the
-        guests' time), the last cold make's ratio to it and each stage's
-        share of the cells' seconds; and the pty throughput table
-        (bench-pty.tsv) when there is one, and the sizes of the structures
-        that hold signal sets at each series' base and head
-        (bench-memory.tsv, scripts/build.sh memory) when there are some.
+        arch-heads, or arch-builds and arch-boots, phases, the latter once
+        per other boot architecture, plus the abi checks this run ran, not
+        those from the cache) and their cells (cross, abi, and build-<arch>
+        and boot-<arch> of each other boot architecture the run has cells
+        of), beside their 15-minute budget for a cold run; the physical
+        limit of a cold run (physical_limit: the compile work no
+        per-commit pipeline avoids over the cores, BENCH_CORES or this
+        machine's, plus the guests' time), the last cold make's ratio to
+        it and each stage's share of the cells' seconds; and the pty
+        throughput table (bench-pty.tsv) when there is one, and the sizes
+        of the structures that hold signal sets at each series' base and
+        head (bench-memory.tsv, scripts/build.sh memory) when there are
+        some.
         With --quiet, only bench.tsv.
         Then the targets: the latest run of each kind in
         REPORT/bench-runs.tsv beside its target and the naive way's time.
@@ -72,12 +75,22 @@ import os
 import re
 import sys
 
-ADDITIONS = ("cross", "abi", "build-arm64", "boot-arm64")
+# The additions' stages besides each other boot architecture's build and
+# boot (additions).
+ADDITIONS = ("cross", "abi")
 ADDITIONS_BUDGET = 15 * 60
-# make's arm64 phases: arch-heads in one step, or (all.sh) its builds and,
-# in the boot lane, its boots.
+# make's phases of the other boot architectures: arch-heads in one step
+# (make boot-arm64), or (all.sh) for each one, BOOT_ARCH=<arch>, its builds
+# and, in the boot lane, its boots: a row of each per architecture, which
+# phase_seconds sums.
 ADDITION_PHASES = ("cross.sh series", "boot.sh arch-heads", "boot.sh arch-builds",
                    "boot.sh arch-boots")
+# The other boot architectures than x86_64, as scripts/cells.py orders
+# them (BOOT_ARCH_ORDER, then any other by name), and their stages,
+# build-<arch> and boot-<arch>; build-debug and boot-debug are x86_64's
+# (its debug config).
+BOOT_ARCH_ORDER = ("arm64", "i386", "mips64el")
+ARCH_STAGE_RE = re.compile(r"(build|boot)-([a-z0-9_]+)")
 RUNS = "bench-runs.tsv"
 RUNS_HEAD = ["date", "what", "state", "kind", "seconds", "series",
              "builds", "rebuilt", "naive"]
@@ -114,6 +127,22 @@ def read_runs(report):
     """bench-runs.tsv's runs, oldest first, as dicts of RUNS_HEAD."""
     return [dict(zip(RUNS_HEAD, r + [""] * (len(RUNS_HEAD) - len(r))))
             for r in read_tsv(os.path.join(report, RUNS))[1:]]
+
+
+def boot_arch(stage):
+    """The other architecture build-ARCH or boot-ARCH builds or boots, or
+    "" (x86_64's stages, build-debug and boot-debug among them; any other)."""
+    m = ARCH_STAGE_RE.fullmatch(stage)
+    return m.group(2) if m and m.group(2) != "debug" else ""
+
+
+def additions(work):
+    """The stages of the default additions: ADDITIONS, then build-<arch>
+    and boot-<arch> of each other boot architecture WORK has cells of, in
+    the canonical order."""
+    arches = {boot_arch(s) for s in work} - {""}
+    order = [a for a in BOOT_ARCH_ORDER if a in arches] + sorted(arches - set(BOOT_ARCH_ORDER))
+    return ADDITIONS + tuple(s for a in order for s in (f"build-{a}", f"boot-{a}"))
 
 
 def seconds(text):
@@ -180,7 +209,8 @@ def print_work(work, raw):
     if lists:
         print(f"  (cross: {len(lists)} object list(s) made by kbuild's dry run in this run, "
               f"{sum(lists):.0f} s of the cross cells' seconds)")
-    adds = [work[s] for s in ADDITIONS if s in work]
+    stages = additions(work)
+    adds = [work[s] for s in stages if s in work]
     if not adds:
         return
     cells = sum(w[0] for w in adds)
@@ -191,22 +221,32 @@ def print_work(work, raw):
     phases = [p for p in ADDITION_PHASES
               if any(k == "phase" and w.strip() == p for k, w, *_ in raw)]
     verdict = "within" if wall <= ADDITIONS_BUDGET else "over"
-    print(f"default additions ({', '.join(ADDITIONS)}): {mmss(wall)} in this run "
+    print(f"default additions ({', '.join(stages)}): {mmss(wall)} in this run "
           f"({' + '.join(phases)}, plus the abi checks that ran); "
           f"{cells} cells, {cached} from a cache; {verdict} the "
           f"{mmss(ADDITIONS_BUDGET)} budget of a cold run (a fair comparison "
           "only when WORKDIR and CCACHE_DIR started empty)")
 
 
-# The build stages whose cells compile a kernel, and the one of them at
-# the leanest configuration, where each commit's own recompile counts.
-BUILD_STAGES = ("build", "build-arm64", "build-debug")
+# The build stages whose cells compile a kernel (these, and build-<arch>
+# of each other boot architecture: is_build), and the one of them at the
+# leanest configuration, where each commit's own recompile counts; the
+# boot stages, whose cells are the guests' time (is_boot).
+BUILD_STAGES = ("build", "build-debug")
 LEAN_BUILD = "build"
-BOOT_STAGES = ("boot", "boot-arm64", "boot-debug")
+BOOT_STAGES = ("boot", "boot-debug")
 COLD_RATIO_TARGET = 1.5
 # What a cold make of every series may take at all, whatever is added to
 # it: the budget every new stage's cold cost is counted against.
 COLD_CEILING = 60 * 60
+
+
+def is_build(stage):
+    return stage in BUILD_STAGES or (stage.startswith("build-") and bool(boot_arch(stage)))
+
+
+def is_boot(stage):
+    return stage in BOOT_STAGES or (stage.startswith("boot-") and bool(boot_arch(stage)))
 
 
 def cell_rows(results):
@@ -232,14 +272,14 @@ def physical_limit(rows, cores):
     for r in rows:
         key = (r["stage"], r["arch"], r["commit"])
         part = None
-        if r["stage"] in BUILD_STAGES:
+        if is_build(r["stage"]):
             if r["index"] == "0" and key not in later:
                 part = "bases"
             elif r["index"] != "0" and r["stage"] == LEAN_BUILD:
                 part = "recompiles"
         elif r["stage"] == "cross" and r["status"] != "skip":
             part = "cross"
-        elif r["stage"] in BOOT_STAGES:
+        elif is_boot(r["stage"]):
             part = "guests"
         if part:
             # The same commit's cell in two series is one piece of work:

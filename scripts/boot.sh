@@ -97,11 +97,11 @@ probe_key() {
 	} | key_of 16
 }
 
-# guest_cc OUT SRC HEADERS KSFT [FLAGS...]: compile one guest program,
-# static; FLAGS (-m32, for one) come last.
+# guest_cc OUT SRC HEADERS KSFT [FLAGS...]: compile one guest program for
+# the kernel's native ABI (BA_GUEST_FLAGS last), static.
 guest_cc() {
 	local out=$1 src=$2 hdr=$3 ksft=$4
-	"$GUEST_CC" -static -O2 -Wall -isystem "$hdr" -I "$ksft" -o "$out" "$src" "${@:5}"
+	"$GUEST_CC" -static -O2 -Wall -isystem "$hdr" -I "$ksft" -o "$out" "$src" "${@:5}" "${BA_GUEST_FLAGS[@]}"
 }
 
 # guest_cc32 OUT SRC HEADERS KSFT [FLAGS...]: compile one 32-bit guest
@@ -111,16 +111,21 @@ guest_cc32() {
 	"$cc" -static -O2 -Wall -isystem "$3" -I "$4" -o "$1" "$2" "${@:5}" "${BA_FLAGS32[@]}"
 }
 
-# guest_m32 OUT SRC HEADERS HEADERS32 KSFT [FLAGS...]: a 32-bit guest
-# program (guest_cc32, against HEADERS32), or where BOOT_ARCH builds none
-# (BA_NO_M32) its not_built stand-in, against HEADERS; a stand-in prints
-# KTAP, so its OUT loses a ".plain" suffix.
+# guest_m32 OUT SUFFIX SRC HEADERS HEADERS32 KSFT [FLAGS...]: SRC's 32-bit
+# guest programs: OUT_32SUFFIX (guest_cc32, against HEADERS32) and, where
+# BOOT_ARCH has n32 (BA_CCN32), OUT_n32SUFFIX against HEADERS; where it
+# builds none (BA_NO_M32), the not_built stand-in OUT_32, against HEADERS
+# (a stand-in prints KTAP: no SUFFIX such as ".plain").
 guest_m32() {
+	local out=$1 sfx=$2 src=$3 hdr=$4 hdr32=$5 ksft=$6
 	if [[ -n $BA_NO_M32 ]]; then
-		not_built "${1%.plain}" "$BA_NO_M32" "$3" "$5"
-	else
-		guest_cc32 "$1" "$2" "$4" "$5" "${@:6}"
+		not_built "${out}_32" "$BA_NO_M32" "$hdr" "$ksft"
+		return
 	fi
+	guest_cc32 "${out}_32$sfx" "$src" "$hdr32" "$ksft" "${@:7}" || return 1
+	[[ -z $BA_CCN32 ]] ||
+		"${GUEST_CCN32:-$BA_CCN32}" -static -O2 -Wall -isystem "$hdr" -I "$ksft" -o "${out}_n32$sfx" "$src" "${@:7}" \
+			"${BA_FLAGSN32[@]}"
 }
 
 # headers32 ART: the uapi headers of ART's 32-bit programs.
@@ -194,16 +199,21 @@ compile_selftests() {
 		[[ " $opts " == *" plain "* ]] && suffix=.plain
 		arches=$(selftest_arches "$opts")
 		if [[ -n $arches && ",$arches," != *",$BOOT_ARCH,"* ]]; then
-			local why="not built: a selftest for $arches only, and this is an $BOOT_ARCH kernel (qemu/kselftests)"
+			local why="not built: a selftest for $arches only, and this is an $BOOT_ARCH kernel (qemu/kselftests)" v
 			if [[ " $opts " == *" m32 "* ]]; then
-				not_built "$out/${name}_64" "$why" "$hdr" "$stage/$KSFT_DIR" &&
-					not_built "$out/${name}_32" "$why" "$hdr" "$stage/$KSFT_DIR" || return 1
+				for v in 64 32 ${BA_CCN32:+n32}; do
+					not_built "$out/${name}_$v" "$why" "$hdr" "$stage/$KSFT_DIR" || return 1
+				done
 			else
 				not_built "$out/$name" "$why" "$hdr" "$stage/$KSFT_DIR" || return 1
 			fi
 		elif [[ " $opts " == *" m32 "* ]]; then
-			guest_cc "$out/${name}_64$suffix" "$stage/$KSFT_DIR/$path" "$hdr" "$stage/$KSFT_DIR" -pthread || return 1
-			guest_m32 "$out/${name}_32$suffix" "$stage/$KSFT_DIR/$path" "$hdr" "$hdr32" "$stage/$KSFT_DIR" -pthread ||
+			if [[ -n $BA_NO_64 ]]; then
+				not_built "$out/${name}_64" "not built: $BA_NO_64" "$hdr" "$stage/$KSFT_DIR"
+			else
+				guest_cc "$out/${name}_64$suffix" "$stage/$KSFT_DIR/$path" "$hdr" "$stage/$KSFT_DIR" -pthread
+			fi || return 1
+			guest_m32 "$out/$name" "$suffix" "$stage/$KSFT_DIR/$path" "$hdr" "$hdr32" "$stage/$KSFT_DIR" -pthread ||
 				return 1
 		else
 			guest_cc "$out/$name$suffix" "$stage/$KSFT_DIR/$path" "$hdr" "$stage/$KSFT_DIR" -pthread || return 1
@@ -219,8 +229,7 @@ guest_links() {
 	local lib rest a
 	local -a flags
 	while read -r lib rest; do
-		a=$("$GUEST_CC" -print-file-name="$lib" 2>/dev/null) || a=""
-		[[ $a == /* && -f $a ]] || continue
+		a=$(cc_lib "$GUEST_CC" "$lib" "${BA_GUEST_FLAGS[@]}") || continue
 		read -r -a flags <<<"$rest"
 		lib=${lib%.a}
 		lib=${lib#lib}
@@ -235,7 +244,7 @@ guest_links_key() {
 	local lib a
 	sed -n 's/^[[:space:]/*]*ws-link:[[:space:]]*\([^[:space:]]*\).*/\1/p' "$WS_ROOT"/qemu/tests/*.c |
 		LC_ALL=C sort -u | while read -r lib; do
-		if a=$(cc_lib "$GUEST_CC" "$lib"); then
+		if a=$(cc_lib "$GUEST_CC" "$lib" "${BA_GUEST_FLAGS[@]}"); then
 			echo "$lib $(sha256sum <"$a" | cut -d' ' -f1)"
 		else
 			echo "$lib: not found"
@@ -257,10 +266,11 @@ facts() {
 # bootarch.sh's facts they use, not all of boot.sh (an edit elsewhere in it
 # builds nothing again).
 guest_code() {
-	declare -f guest_cc guest_cc32 guest_m32 headers32 guest_links not_built \
+	declare -f guest_cc guest_cc32 guest_m32 headers32 guest_links cc_lib not_built \
 		kselftest_entries stage_selftests selftest_arches compile_selftests \
 		build_initramfs publish_initramfs gen_init_cpio
-	facts BOOT_ARCH BA_GUEST_CC BA_CC32 BA_FLAGS32 BA_ARCH32 BA_NO_M32 KSFT_DIR
+	facts BOOT_ARCH BA_GUEST_CC BA_GUEST_FLAGS BA_CC32 BA_FLAGS32 BA_CCN32 BA_FLAGSN32 \
+		BA_ARCH32 BA_NO_M32 BA_NO_64 KSFT_DIR
 }
 
 # guest_key ART KSFT: what the guest programs are a function of: the
@@ -288,11 +298,12 @@ guest_key() {
 guest_fixed_key() {
 	{
 		guest_code
-		libc_key "$GUEST_CC"
+		libc_key "$GUEST_CC" "${BA_GUEST_FLAGS[@]}"
 		guest_links_key
 		guest_shell_key
 		if [[ -z $BA_NO_M32 ]]; then
 			libc_key "${GUEST_CC32:-${BA_CC32:-$GUEST_CC}}" "${BA_FLAGS32[@]}"
+			[[ -z $BA_CCN32 ]] || libc_key "${GUEST_CCN32:-$BA_CCN32}" "${BA_FLAGSN32[@]}"
 		fi
 	} | key_of 16
 }
@@ -364,7 +375,7 @@ publish_initramfs() {
 # selftests for commit SHA, whose artifacts are in ART, compiled once per
 # guest_key into $WORKDIR/guest/<key>/; the boot directory DIR gets a link
 # to the cpio.  qemu/tests/*.m32.c are 32-bit programs, named <name>_32
-# (a not_built stand-in where BOOT_ARCH builds none).
+# and on MIPS <name>_n32 too (guest_m32).
 # Compiler errors land in DIR/guest-build.log.
 build_initramfs() {
 	local art=$1 dir=$2 sha=$3 key cache tmp stage t name
@@ -391,7 +402,7 @@ build_initramfs() {
 		for t in "$WS_ROOT"/qemu/tests/*.c; do
 			name=$(basename "$t" .c)
 			if [[ $name == *.m32 ]]; then
-				guest_m32 "$tmp/tests/${name%.m32}_32" "$t" "$art/headers" "$(headers32 "$art")" "$ksft"
+				guest_m32 "$tmp/tests/${name%.m32}" "" "$t" "$art/headers" "$(headers32 "$art")" "$ksft"
 			else
 				mapfile -t links < <(guest_links "$t")
 				guest_cc "$tmp/tests/$name" "$t" "$art/headers" "$ksft" "${links[@]}"
@@ -433,7 +444,7 @@ run_qemu() {
 	: >"$dir/console.log"
 	: >"$dir/ktap.log"
 	t0=$(date +%s.%N)
-	setpriv --pdeathsig KILL -- "$QEMU" "${machine[@]}" -smp "$smp" -m 1G -nodefaults -display none -no-reboot \
+	setpriv --pdeathsig KILL -- "$QEMU" "${machine[@]}" -smp "$smp" -nodefaults -display none -no-reboot \
 		-kernel "$kernel" -initrd "$dir/initramfs.cpio" \
 		-append "console=$BA_CONSOLE panic=-1 oops=panic ws.timeout=$TEST_TIMEOUT${extra:+ $extra}" \
 		>"$dir/qemu.log" 2>&1 &
@@ -591,7 +602,9 @@ boot_commit() {
 # of: the kernel image, the initramfs, the command line, QEMU (its binary
 # by content, and its version line), its options, both timeouts (a boot
 # that passed in 250 s does not pass with BOOT_TIMEOUT=200), the verdict
-# script and its options, the allowed skips, and boot_code.
+# script and its options (the boot directory DIR, named by the commit's
+# sha, written BOOT_DIR: a commit that differs in its message only boots
+# from the cache), the allowed skips, and boot_code.
 boot_key() {
 	local art=$1 dir=$2 accel=$3 smp=$4
 	shift 4
@@ -602,7 +615,7 @@ boot_key() {
 		boot_code
 		echo "$QEMU_KEY"
 		printf '%s\n' "accel=$accel smp=$smp timeout=$TEST_TIMEOUT boot-timeout=$BOOT_TIMEOUT" \
-			"cmdline=$(kernel_cmdline "$art")" "$@"
+			"cmdline=$(kernel_cmdline "$art")" "${@//"$dir"/BOOT_DIR}"
 	} | key_of 32
 }
 

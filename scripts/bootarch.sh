@@ -21,16 +21,44 @@
 #   BA_QEMU      the QEMU binary (QEMU= overrides it)
 #   BA_CONSOLE   the console's tty name on the kernel command line
 #   BA_ACCELS    the accelerators that can run the guest here, best first
-#   BA_GUEST_CC  the guest programs' compiler (GUEST_CC= overrides it)
+#   BA_GUEST_CC, BA_GUEST_FLAGS  the native guest programs' compiler
+#                (GUEST_CC= overrides it) and the flags that make them the
+#                kernel's native ABI (-m32 on i386)
 #   BA_CC32, BA_FLAGS32  the compiler (empty: the guest programs' own) and
 #                the flags that build a 32-bit guest program (*.m32.c, the
 #                _32 half of an "m32" selftest) for the kernel's compat
-#                layer (GUEST_CC32= overrides the compiler)
+#                layer, or on a 32-bit kernel its native one (GUEST_CC32=
+#                overrides the compiler)
+#   BA_CCN32, BA_FLAGSN32  MIPS's second 32-bit ABI, n32: where the compiler
+#                is set, every 32-bit program is built a second time,
+#                <name>_n32 (empty elsewhere; GUEST_CCN32= overrides it)
 #   BA_ARCH32    the ARCH= of the 32-bit programs' uapi headers when they
 #                are not the kernel's own (arm on arm64: build.sh installs
 #                them into the artifact's headers32/); empty: headers/
 #   BA_NO_M32    non-empty: no 32-bit program is built, and a stand-in that
 #                skips with this reason takes its place
+#   BA_NO_64     non-empty: the _64 half of an "m32" selftest is not built
+#                (a 32-bit kernel), and a stand-in skips with this reason
+#
+# and qemu_machine_args, defined for BOOT_ARCH alone: a boot's key holds
+# its text (boot.sh's boot_code), so another architecture's line changes
+# no boot of this one.
+#
+# ARCH_BOOTS: the architectures make boots at the base and the head of each
+# series beside x86_64 (scripts/all.sh; make boot-<arch> boots one).
+ARCH_BOOTS=${ARCH_BOOTS-arm64}
+
+# check_arch_boots: each of ARCH_BOOTS is an architecture this file knows
+# (not x86_64: make boots it at every commit).
+check_arch_boots() {
+	local a
+	for a in $ARCH_BOOTS; do
+		case $a in
+		arm64 | i386 | mips64el) ;;
+		*) die "ARCH_BOOTS: '$a' is not a boot architecture (arm64, i386, mips64el; x86_64 boots at every commit)" ;;
+		esac
+	done
+}
 BOOT_ARCH=${BOOT_ARCH:-x86_64}
 
 # arches_field NAME COLUMN: one field of scripts/arches' line for NAME.
@@ -40,22 +68,50 @@ arches_field() {
 }
 
 case $BOOT_ARCH in
-x86_64)
-	BA_PREFIX=""
+x86_64 | i386)
 	BA_KMAKE=()
 	BA_CC=gcc
-	BA_FRAGMENT=smoke.config
 	BA_TARGET=bzImage
 	BA_IMAGE=arch/x86/boot/bzImage
 	BA_KERNEL=bzImage
-	BA_QEMU=qemu-system-x86_64
 	BA_CONSOLE=ttyS0
+	# KVM runs 32-bit x86 guests too.
 	BA_ACCELS="kvm tcg"
 	BA_GUEST_CC=gcc
 	BA_CC32=""
 	BA_FLAGS32=(-m32)
+	BA_CCN32=""
+	BA_FLAGSN32=()
 	BA_ARCH32=""
 	BA_NO_M32=""
+	if [[ $BOOT_ARCH == x86_64 ]]; then
+		BA_PREFIX=""
+		BA_FRAGMENT=smoke.config
+		BA_QEMU=qemu-system-x86_64
+		BA_GUEST_FLAGS=()
+		BA_NO_64=""
+	else
+		# A 32-bit kernel (ARCH=i386, the host's gcc): its native
+		# programs are 32-bit (gcc -m32), the *.m32.c ones among them,
+		# which WS_NATIVE_32BIT tells that there is no compat layer.
+		BA_FLAGS32=(-m32 -DWS_NATIVE_32BIT)
+		BA_PREFIX=i386-
+		BA_KMAKE=(ARCH=i386)
+		BA_FRAGMENT=i386.config
+		BA_QEMU=qemu-system-i386
+		BA_GUEST_FLAGS=(-m32)
+		BA_NO_64="no 64-bit user space on a 32-bit kernel"
+	fi
+	# qemu_machine_args ARRAY ACCEL CONSOLE KTAP_LOG: QEMU's machine,
+	# CPU, memory and serial ports into ARRAY.  The console is the first
+	# serial port, on QEMU's chardev CONSOLE ("file:PATH" for a batch
+	# boot, "mon:stdio" for make shell); init writes KTAP to /dev/ttyS1,
+	# the file KTAP_LOG, on every architecture.
+	qemu_machine_args() {
+		local -n _x86_args=$1
+		_x86_args=(-accel "$2" -cpu "$([[ $2 == kvm ]] && echo host || echo max)" -m 1G
+			-serial "$3" -serial "file:$4")
+	}
 	;;
 arm64)
 	BA_PREFIX=arm64-
@@ -71,14 +127,58 @@ arm64)
 	# KVM runs only guests of the host's own architecture.
 	BA_ACCELS=tcg
 	BA_GUEST_CC=${BA_CROSS}gcc
+	BA_GUEST_FLAGS=()
 	# 32-bit EL0 (CONFIG_COMPAT): static armel programs, with 32-bit
 	# arm's own uapi headers from the same commit.
 	BA_CC32=$(arches_field arm 3)gcc
 	BA_FLAGS32=()
+	BA_CCN32=""
+	BA_FLAGSN32=()
 	BA_ARCH32=$(arches_field arm 2)
 	BA_NO_M32=""
+	BA_NO_64=""
+	# The virt machine has one UART (PL011, ttyAMA0): KTAP goes to the
+	# second port of a PCI 16550 pair, ttyS1 (ttyS0 has no backend).
+	# cortex-a57 rather than max: "max" emulates pointer authentication
+	# and SVE, several times slower in TCG.
+	qemu_machine_args() {
+		local -n _arm64_args=$1
+		_arm64_args=(-M virt -accel "$2" -cpu cortex-a57 -m 1G -serial "$3"
+			-chardev "file,id=ws-ktap,path=$4" -device "pci-serial-2x,chardev2=ws-ktap")
+	}
 	;;
-*) die "BOOT_ARCH must be x86_64 or arm64 (got '$BOOT_ARCH')" ;;
+mips64el)
+	# QEMU's Malta board with a 64-bit little-endian kernel (the mips
+	# line of scripts/arches is big-endian: its compiler cannot build
+	# this one) and both 32-bit ABIs: o32 (Debian's mipsel) and n32.
+	BA_PREFIX=mips64el-
+	BA_CROSS=mips64el-linux-gnuabi64-
+	BA_KMAKE=(ARCH=mips "CROSS_COMPILE=$BA_CROSS")
+	BA_CC=${BA_CROSS}gcc
+	BA_FRAGMENT=mips64el.config
+	BA_TARGET=vmlinux
+	BA_IMAGE=vmlinux
+	BA_KERNEL=vmlinux
+	BA_QEMU=qemu-system-mips64el
+	BA_CONSOLE=ttyS0
+	BA_ACCELS=tcg
+	BA_GUEST_CC=${BA_CROSS}gcc
+	BA_GUEST_FLAGS=()
+	BA_CC32=mipsel-linux-gnu-gcc
+	BA_FLAGS32=()
+	BA_CCN32=${BA_CROSS}gcc
+	BA_FLAGSN32=(-mabi=n32)
+	BA_ARCH32=""
+	BA_NO_M32=""
+	BA_NO_64=""
+	# Malta's first two 16550s (the PIIX4's, ttyS0 and ttyS1); 256 MiB,
+	# the memory its firmware interface maps below the I/O hole.
+	qemu_machine_args() {
+		local -n _mips_args=$1
+		_mips_args=(-M malta -accel "$2" -cpu MIPS64R2-generic -m 256M -serial "$3" -serial "file:$4")
+	}
+	;;
+*) die "BOOT_ARCH must be x86_64, arm64, i386 or mips64el (got '$BOOT_ARCH')" ;;
 esac
 
 # arch_stage STAGE: the results.tsv stage name of STAGE on BOOT_ARCH:
@@ -86,29 +186,4 @@ esac
 # architecture's carry its name (build-arm64, boot-arm64).
 arch_stage() {
 	if [[ $BOOT_ARCH == x86_64 ]]; then echo "$1"; else echo "$1-$BOOT_ARCH"; fi
-}
-
-# qemu_machine_args ARRAY ACCEL CONSOLE KTAP_LOG: QEMU's machine, CPU
-# and serial ports for BOOT_ARCH into ARRAY.  The console is the first
-# serial port, on QEMU's chardev CONSOLE ("file:PATH" for a batch boot,
-# "mon:stdio" for make shell); init writes KTAP to /dev/ttyS1, the file
-# KTAP_LOG, on every architecture.
-qemu_machine_args() {
-	local -n _args=$1
-	local accel=$2 console=$3 ktap=$4
-	case $BOOT_ARCH in
-	x86_64)
-		_args=(-accel "$accel" -cpu "$([[ $accel == kvm ]] && echo host || echo max)"
-			-serial "$console" -serial "file:$ktap")
-		;;
-	arm64)
-		# The virt machine has one UART (PL011, ttyAMA0): KTAP goes
-		# to the second port of a PCI 16550 pair, ttyS1 (ttyS0 has no
-		# backend).  cortex-a57 rather than max: "max" emulates
-		# pointer authentication and SVE, several times slower in TCG.
-		_args=(-M virt -accel "$accel" -cpu cortex-a57
-			-serial "$console"
-			-chardev "file,id=ws-ktap,path=$ktap" -device "pci-serial-2x,chardev2=ws-ktap")
-		;;
-	esac
 }

@@ -3,13 +3,16 @@
 """cells.py: the cells of a run: what it owes (the plan), what each stage
 decided (the store), and the one table every report is written from.
 
-  cells.py plan REPORT SERIES CHECKS DEBUG ARM64 < COMMITS
+  cells.py plan REPORT SERIES CHECKS DEBUG ARCHES < COMMITS
         Writes the plan of SERIES: the cells the run owes it, from its
         commits on standard input ("index sha subject" a line, the base
         first, as lib.sh's series_commits prints them), the checks it runs
-        (comma-separated, may be empty), and whether the run boots its
-        head on the debug config (DEBUG 1) and builds and boots its base
-        and head on arm64 (ARM64 1).
+        (comma-separated, may be empty), whether the run boots its head
+        on the debug config (DEBUG 1), and the other architectures than
+        x86_64 it builds and boots its base and head on (ARCHES,
+        comma-separated, may be empty: "arm64,i386,mips64el" owes
+        build-arm64 and boot-arm64, then i386's, then mips64el's, at the
+        base and at the head).
   cells.py plan-apply REPORT SERIES
         Writes a plan of one cell, SERIES' apply cell: what is owed for a
         series whose branch could not be made.
@@ -38,7 +41,11 @@ every earlier cell whole, and a cell file that is not one well-formed row
 <name>.damaged and counted as not decided.  The plans are
 REPORT/plan/<series>, one "index commit subject stage arch" line per owed
 cell; arch "*" is owed when the stage decides the commit on at least one
-architecture (cross: which ones depend on what the commit touches).  A
+architecture (cross: which ones depend on what the commit touches).  The
+stages build and boot, and boot-debug and build-debug (x86_64's debug
+config: "debug" is no architecture), are x86_64's; build-<arch> and
+boot-<arch> are another architecture's (boot_arch), in the order of
+BOOT_ARCH_ORDER, then any other by name (boot_arch_order).  A
 stored cell of another commit than the plan names at its index is of a
 branch that has changed since, and is left out.
 """
@@ -46,6 +53,7 @@ branch that has changed since, and is left out.
 import dataclasses
 import enum
 import os
+import re
 import shutil
 import sys
 
@@ -53,8 +61,61 @@ FIELDS = ("series", "index", "commit", "subject", "stage", "status",
           "seconds", "detail", "log", "arch", "cached")
 HEADER = "\t".join(FIELDS)
 ANY_ARCH = "*"
-STAGE_ARCH = {"build": "x86_64", "boot": "x86_64", "boot-debug": "x86_64",
-              "build-arm64": "arm64", "boot-arm64": "arm64"}
+HOST_ARCH = "x86_64"    # the architecture every commit is built and booted on
+HOST_STAGES = ("build", "boot", "build-debug", "boot-debug")
+# The other boot architectures the workspace knows, in the order their
+# stages are shown; an architecture it does not know comes after them.
+BOOT_ARCH_ORDER = ("arm64", "i386", "mips64el")
+ARCH_STAGE_RE = re.compile(r"(build|boot)-([a-z0-9_]+)")
+DEBUG_CONFIG = "debug"  # of build-debug and boot-debug: x86_64's, a config
+
+
+def boot_arch(stage):
+    """The architecture STAGE builds or boots when it is build-ARCH or
+    boot-ARCH, another architecture's ("i386" of build-i386 and
+    boot-i386), or "" when it is not: x86_64's stages (boot-debug is its
+    debug config, not an architecture "debug"), the checks, apply, cross,
+    full-build."""
+    m = ARCH_STAGE_RE.fullmatch(stage)
+    return m.group(2) if m and m.group(2) != DEBUG_CONFIG else ""
+
+
+def is_arch_stage(stage):
+    """Whether STAGE builds or boots another architecture than x86_64."""
+    return bool(boot_arch(stage))
+
+
+def arch_of_stage(stage):
+    """The architecture of STAGE's cells: x86_64 for its builds and boots,
+    ARCH for build-ARCH and boot-ARCH, "" for a stage that names none (a
+    check, apply; cross's cells name theirs)."""
+    return HOST_ARCH if stage in HOST_STAGES else boot_arch(stage)
+
+
+def arch_stages(arch):
+    """The stages another architecture ARCH owes at a base and a head."""
+    return (f"build-{arch}", f"boot-{arch}")
+
+
+def boot_arch_order(arches):
+    """ARCHES (other boot architectures) once each, in the canonical order:
+    BOOT_ARCH_ORDER's, then any other by name."""
+    known = [a for a in BOOT_ARCH_ORDER if a in arches]
+    return known + sorted(set(arches) - set(BOOT_ARCH_ORDER))
+
+
+def read_arches(text):
+    """The ARCHES argument of plan as a tuple, in the order given: a
+    comma-separated list ("" for none).  Raises ValueError naming what is
+    no other boot architecture than x86_64, or one named twice."""
+    arches = tuple(a for a in text.split(",") if a)
+    for a in arches:
+        if a == HOST_ARCH or not boot_arch(f"boot-{a}"):
+            raise ValueError(f"ARCHES: '{a}' is not another boot architecture than "
+                             f"{HOST_ARCH} (lower-case letters, digits and _; not {DEBUG_CONFIG})")
+        if arches.count(a) > 1:
+            raise ValueError(f"ARCHES: '{a}' is named twice")
+    return arches
 
 
 class Status(enum.Enum):
@@ -97,7 +158,7 @@ class Cell:
         detail said ", cached" or "(cached)")."""
         parts = line.rstrip("\n").split("\t")
         if len(parts) == len(FIELDS) - 2:
-            parts.append(STAGE_ARCH.get(parts[4], ""))
+            parts.append(arch_of_stage(parts[4]))
         if len(parts) == len(FIELDS) - 1:
             parts.append("1" if parts[7].endswith("(cached)") or ", cached" in parts[7] else "0")
         if len(parts) != len(FIELDS):
@@ -240,9 +301,11 @@ def plan_dir(report):
     return os.path.join(report, "plan")
 
 
-def planned_cells(series, commits, checks, debug, arm64):
+def planned_cells(series, commits, checks, debug, arches=()):
     """What the run owes SERIES: the cells each stage decides, by commit.
-    COMMITS: (index, sha, subject), the base (index 0) first."""
+    COMMITS: (index, sha, subject), the base (index 0) first; ARCHES: the
+    other boot architectures, each owing its build and boot at the base
+    and the head, in their order."""
     head = commits[-1][0]
     cells = []
 
@@ -260,9 +323,10 @@ def planned_cells(series, commits, checks, debug, arm64):
         owe(idx, sha, subj, "boot", "x86_64")
         if debug and idx == head:
             owe(idx, sha, subj, "boot-debug", "x86_64")
-        if arm64 and idx in (0, head):
-            owe(idx, sha, subj, "build-arm64", "arm64")
-            owe(idx, sha, subj, "boot-arm64", "arm64")
+        if idx in (0, head):
+            for arch in arches:
+                for stage in arch_stages(arch):
+                    owe(idx, sha, subj, stage, arch)
     return cells
 
 
@@ -393,10 +457,11 @@ def main(argv):
     cmd, report = argv[0], argv[1]
     try:
         if cmd == "plan" and len(argv) == 6:
-            series, checks, debug, arm64 = argv[2:]
+            series, checks, debug, arches = argv[2:]
             checks = [c for c in checks.split(",") if c]
+            arches = read_arches(arches)
             write_plan(report, series, planned_cells(
-                series, read_commits(sys.stdin), checks, debug == "1", arm64 == "1"))
+                series, read_commits(sys.stdin), checks, debug == "1", arches))
         elif cmd == "plan-apply" and len(argv) == 3:
             write_plan(report, argv[2], [Planned(argv[2], 0, "-", f"series/{argv[2]}", "apply", "")])
         elif cmd == "gate" and len(argv) == 4:

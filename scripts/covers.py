@@ -24,8 +24,10 @@
 Per commit, the block says: the checks (how many passed, and each that
 warned, failed or verified nothing, by name), the x86-64 build, the
 architectures the commit's objects were compiled on (by status), and the
-boot's KTAP counts; at the head, the debug and arm64 boots and the full
-builds; then every cell that failed or verified nothing, with its detail.
+boot's KTAP counts; at the head, the boots of the other architectures
+(arm64, i386, mips64el, then any other by name), the debug boot and the
+full builds; then every cell that failed or verified nothing, with its
+detail.
 No figure in it is typed by hand.
 """
 
@@ -42,7 +44,9 @@ from cells import Status  # noqa: E402
 BEGIN = "[results of the workspace's run: make covers writes this block; do not edit it]"
 END = "[end of results]"
 ADDRESS_RE = re.compile(r"^(To|Cc): ")
-NOT_CHECKS = {"apply", "build", "cross", "full-build", "boot", "boot-debug", "build-arm64", "boot-arm64"}
+# The stages that are no check, besides every build-<arch> and boot-<arch>
+# of another architecture (is_check).
+NOT_CHECKS = {"apply", "build", "cross", "full-build", "boot", "boot-debug"}
 
 
 class NotVerified(Exception):
@@ -67,6 +71,19 @@ def boot_said(c):
     return counts(c.detail) if c.status == Status.PASS else f"{c.status.value}: {counts(c.detail)}"
 
 
+def is_check(stage):
+    """Whether STAGE's cells are a check's (checkpatch, sparse, abi...)."""
+    return stage not in NOT_CHECKS and not cells.is_arch_stage(stage)
+
+
+def arch_boots(at_head):
+    """The head's boots of the other architectures, as "ARCH boot: ..."
+    lines, in the canonical order of the architectures."""
+    boots = {cells.boot_arch(c.stage): c for c in at_head
+             if cells.is_arch_stage(c.stage) and c.stage.startswith("boot-")}
+    return [f"{a} boot: {boot_said(boots[a])}" for a in cells.boot_arch_order(boots)]
+
+
 def wrap(text, indent, hang="  "):
     return textwrap.fill(text, width=72, initial_indent=indent,
                          subsequent_indent=indent + hang, break_on_hyphens=False)
@@ -74,7 +91,7 @@ def wrap(text, indent, hang="  "):
 
 def commit_lines(index, n, mine):
     """The lines of one commit (not the base): checks, build, cross, boot."""
-    checks = [c for c in mine if c.stage not in NOT_CHECKS]
+    checks = [c for c in mine if is_check(c.stage)]
     said = []
     if checks:
         good = sum(c.status == Status.PASS for c in checks)
@@ -122,12 +139,11 @@ def block(report, series, head):
     for index in range(1, top + 1):
         lines.append(commit_lines(index, top, [c for c in mine if c.index == index]))
     at_head = [c for c in mine if c.index == top]
-    extra = []
-    for c in at_head:
-        if c.stage == "boot-debug":
-            extra.append(f"debug config (KASAN, UBSAN, lockdep) boot: {boot_said(c)}")
-        elif c.stage == "boot-arm64":
-            extra.append(f"arm64 boot: {boot_said(c)}")
+    # The other architectures' boots first: the blocks written so far have
+    # arm64's before the debug boot's.
+    extra = arch_boots(at_head)
+    extra += [f"debug config (KASAN, UBSAN, lockdep) boot: {boot_said(c)}"
+              for c in at_head if c.stage == "boot-debug"]
     full = [c for c in at_head if c.stage == "full-build"]
     if full:
         # A build that needed a base fixup says so: the base does not

@@ -7,6 +7,8 @@
 # Sphinx packages are what scripts/sphinx-pre-install asks of Debian for
 # make htmldocs (checks/docs): Sphinx, its Read the Docs theme, and dot for
 # the figures.  The cross compilers are those scripts/arches names;
+# the boot architectures' (scripts/bootarch.sh: QEMU, and the compilers
+# and C libraries of mips64el's n64, n32 and o32 guest programs);
 # gcc-12-multilib (gcc -m32, for the 32-bit guest tests), unlike the
 # gcc-multilib meta-package, can be installed beside them.  icecc only
 # with ICECC=1 and redis-server only with CCACHE_REMOTE (for the machine
@@ -29,6 +31,9 @@ packages() {
 		qemu-system-x86 bats shellcheck shfmt dwarves kmod rsync python3-aiosmtpd python3-pytest
 		python3-sphinx python3-sphinx-rtd-theme graphviz
 		qemu-system-arm libc6-dev-arm64-cross libc6-dev-armel-cross
+		qemu-system-mips gcc-mips64el-linux-gnuabi64 gcc-mipsel-linux-gnu
+		libc6-dev-mips64el-cross libc6-dev-mipsel-cross
+		libc6-dev-mipsn32-mips64el-cross libn32gcc-12-dev-mips64el-cross
 		busybox-static libgc-dev
 	PKGS
 	awk -F'\t' '!/^#/ && NF >= 6 && $4 != "-" { print $4 }' "$WS_ROOT/scripts/arches" | sort -u

@@ -84,7 +84,7 @@ session() {
 	fi
 	: >"$dir/ktap.log"
 	qemu_machine_args machine "$accel" "$console" "$dir/ktap.log"
-	"${limit[@]}" setpriv --pdeathsig KILL -- "$QEMU" "${machine[@]}" -m 1G -nodefaults -display none -no-reboot \
+	"${limit[@]}" setpriv --pdeathsig KILL -- "$QEMU" "${machine[@]}" -nodefaults -display none -no-reboot \
 		-kernel "$art/$BA_KERNEL" -initrd "$initrd" \
 		-append "console=$BA_CONSOLE panic=-1 quiet ws.mode=$mode $(kernel_cmdline "$art")" || rc=$?
 	local said st

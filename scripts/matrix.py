@@ -8,9 +8,10 @@
         terminal or as Markdown for summary.md: per series, one row per
         commit (by index) and one column per stage present, in the
         canonical order (apply, checkpatch, the other checks by name,
-        build, cross, full-build, boot, boot-debug, build-arm64,
-        boot-arm64, then any other); a cell is its worst status and its
-        total seconds.  Then, for a series with cross-compile cells, the
+        build, cross, full-build, boot, boot-debug, then build-<arch>
+        and boot-<arch> of each other boot architecture: arm64, i386,
+        mips64el, then any other by name); a cell is its worst status and
+        its total seconds.  Then, for a series with cross-compile cells, the
         architectures (in the order of ARCHES, scripts/arches, then any
         other) by commit; then every failure, untested cell and warning
         with its detail and log (the same one of several commits of a
@@ -44,10 +45,12 @@ import urllib.parse
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cells import Damaged, Status, table  # noqa: E402
+from cells import Damaged, Status, arch_stages, boot_arch, boot_arch_order, table  # noqa: E402
 
+# "@checks": every stage not named here (the checks, by name); "@arches":
+# the other boot architectures' stages (cells.py's boot_arch_order).
 STAGE_ORDER = ("apply", "checkpatch", "@checks", "build", "cross", "full-build",
-               "boot", "boot-debug", "build-arm64", "boot-arm64")
+               "boot", "boot-debug", "@arches")
 RANK = {s.value: s.rank for s in Status}
 
 
@@ -81,12 +84,21 @@ def arch_order(path):
     return order
 
 
+def arch_stages_present(present):
+    """The build-<arch> and boot-<arch> stages of PRESENT, each
+    architecture's build then boot, in the canonical order of them."""
+    arches = boot_arch_order({boot_arch(p) for p in present} - {""})
+    return [s for a in arches for s in arch_stages(a) if s in present]
+
+
 def stages_present(rows):
     present = sorted({row[4] for row in rows})
     stages = []
     for s in STAGE_ORDER:
         if s == "@checks":
-            stages += [p for p in present if p not in STAGE_ORDER]
+            stages += [p for p in present if p not in STAGE_ORDER and not boot_arch(p)]
+        elif s == "@arches":
+            stages += arch_stages_present(present)
         else:
             stages += [p for p in present if p == s]
     return stages

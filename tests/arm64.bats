@@ -203,9 +203,9 @@ verdict_for() {
 	arm64_fixture
 	BOOT_ARCH=sparc run ws boot.sh arch-heads
 	[ "$status" -ne 0 ]
-	[[ $output == *"BOOT_ARCH must be x86_64 or arm64 (got 'sparc')"* ]]
+	[[ $output == *"BOOT_ARCH must be x86_64, arm64, i386 or mips64el (got 'sparc')"* ]]
 	BOOT_ARCH=sparc run ws build.sh series
-	[[ $output == *"BOOT_ARCH must be x86_64 or arm64 (got 'sparc')"* ]]
+	[[ $output == *"BOOT_ARCH must be x86_64, arm64, i386 or mips64el (got 'sparc')"* ]]
 	run ws boot.sh arch-heads
 	[ "$status" -ne 0 ]
 	[[ $output == *"arch-heads boots another architecture than x86_64"* ]]

@@ -177,7 +177,7 @@ cells_of() {
 @test "a damaged cell file is named, set aside, and its planned cell counts as missing" {
 	# shellcheck disable=SC1091 # lib.sh is checked on its own
 	source "$WS/scripts/lib.sh"
-	printf '0 aaaa base\n1 bbbb fix: a\n' | cells plan one "" 0 0
+	printf '0 aaaa base\n1 bbbb fix: a\n' | cells plan one "" 0 ""
 	record one 0 aaaa base apply pass 0 base
 	record one 1 bbbb "fix: a" apply pass 0 ""
 	echo "half a ro" >"$WORKDIR/report/cells/one/1/apply"

@@ -13,7 +13,7 @@ setup_workspace() {
 	export KVER=9.9
 	export TARBALL=$BATS_TEST_TMPDIR/linux-source-9.9.tar.xz
 	export QEMU=$FIXTURES/fake-qemu
-	export GUEST_CC=$FIXTURES/fake-cc GUEST_CC32=$FIXTURES/fake-cc
+	export GUEST_CC=$FIXTURES/fake-cc GUEST_CC32=$FIXTURES/fake-cc GUEST_CCN32=$FIXTURES/fake-cc
 	export MIN_FREE_GB=0 BOOT_TIMEOUT=5 JOBS=1 WS_LOCK_TIMEOUT=2
 	export CCACHE_DISABLE=1
 	# No git configuration of the user's or the system's reaches a test.
@@ -116,7 +116,7 @@ verified() {
 verified_cells() {
 	WS=$WS bash -c '
 		source "$WS/scripts/lib.sh"
-		series_commits "$1" | cells plan "$1" "" 0 0
+		series_commits "$1" | cells plan "$1" "" 0 ""
 		while IFS=$'"'\t'"' read -r idx sha subj stage arch; do
 			[[ $arch != "*" ]] || arch=x86_64
 			record "$1" "$idx" "$sha" "$subj" "$stage" pass 0 "fixture: passes" "" "$arch"

@@ -576,7 +576,7 @@ boot_fixture() {
 	ws apply.sh
 }
 
-@test "a boot is keyed by the code that runs and judges it: a comment or code elsewhere in boot.sh boots nothing again, a change to how QEMU runs boots again" {
+@test "a boot is keyed by the code that runs and judges it: a comment or code elsewhere in boot.sh, or another architecture's QEMU, boots nothing again, a change to how QEMU runs boots again" {
 	boot_fixture ok
 	# A copy of the workspace's scripts and qemu/ to edit.
 	local root=$BATS_TEST_TMPDIR/ws
@@ -599,9 +599,16 @@ boot_fixture() {
 	WS_ROOT=$root run bash "$root/scripts/boot.sh" series
 	[ "$status" -eq 0 ]
 	[ "$(grep -c '(cached: the same kernel' <<<"$output")" -eq 2 ]
-	# How QEMU runs the guest: another memory size.
-	sed -i 's/ -m 1G -nodefaults/ -m 2G -nodefaults/' "$root/scripts/boot.sh"
-	grep -q -- '-m 2G' "$root/scripts/boot.sh"
+	# How QEMU runs another architecture's guest (bootarch.sh defines
+	# qemu_machine_args for BOOT_ARCH alone): nothing boots again here.
+	sed -i 's/-cpu cortex-a57 -m 1G /-cpu cortex-a57 -m 2G /' "$root/scripts/bootarch.sh"
+	grep -q -- 'cortex-a57 -m 2G' "$root/scripts/bootarch.sh"
+	WS_ROOT=$root run bash "$root/scripts/boot.sh" series
+	[ "$status" -eq 0 ]
+	[ "$(grep -c '(cached: the same kernel' <<<"$output")" -eq 2 ]
+	# How QEMU runs this one's: another memory size.
+	sed -i 's/ echo max)" -m 1G$/ echo max)" -m 2G/' "$root/scripts/bootarch.sh"
+	grep -q -- 'max)" -m 2G$' "$root/scripts/bootarch.sh"
 	WS_ROOT=$root run bash "$root/scripts/boot.sh" series
 	[ "$status" -eq 0 ]
 	[[ $output != *"(cached:"* ]]

@@ -280,8 +280,22 @@ static inline int ksig_find_not(const struct ksig_set *s, int from, int to,
 /*
  * The kernel's struct sigaction for rt_sigaction(), native 64-bit and
  * compat 32-bit alike (unsigned long is the word size of either): the mask
- * is last and sigsetsize bytes long.
+ * is last and sigsetsize bytes long.  MIPS's (IRIX's) puts an unsigned int
+ * sa_flags first, padded to the handler's alignment (flags is read whole,
+ * as the little-endian int and its zero padding), and has no sa_restorer:
+ * its signal frames return through the kernel's own trampoline (the vDSO).
  */
+#ifdef __mips__
+struct ksig_sigaction {
+	unsigned long flags;
+	unsigned long handler;
+	unsigned char mask[KSIG_BUF];
+};
+
+#define KSIG_SA_SIGINFO		0x00000008
+#define KSIG_SA_RESTORER	0
+#define KSIG_SA_NODEFER		0x40000000
+#else
 struct ksig_sigaction {
 	unsigned long handler;
 	unsigned long flags;
@@ -292,6 +306,7 @@ struct ksig_sigaction {
 #define KSIG_SA_SIGINFO		0x00000004
 #define KSIG_SA_RESTORER	0x04000000
 #define KSIG_SA_NODEFER		0x40000000
+#endif
 
 /*
  * Signal return trampolines for handlers installed with raw rt_sigaction()
@@ -346,8 +361,8 @@ __asm__(".text\n"
 	"\tmov r7, #119\n"		/* __NR_sigreturn */
 	"\tsvc #0\n"
 	".size ksig_restore, .-ksig_restore\n");
-#else
-#error "ksig.h: x86, arm64 and 32-bit arm only"
+#elif !defined(__mips__)
+#error "ksig.h: x86, arm64, 32-bit arm and MIPS only"
 #endif
 
 /* Raw system calls: -1 and errno as syscall() returns them. */
@@ -387,7 +402,9 @@ static inline void ksig_set_handler(struct ksig_sigaction *sa, void *fn,
 	memset(sa, 0, sizeof(*sa));
 	sa->handler = (unsigned long)fn;
 	sa->flags = flags | KSIG_SA_RESTORER;
+#ifndef __mips__
 	sa->restorer = (unsigned long)ksig_restore_rt;
+#endif
 	if (mask)
 		memcpy(sa->mask, mask->b, sizeof(sa->mask));
 }

@@ -1,19 +1,25 @@
 # SPDX-License-Identifier: GPL-2.0
 """Golden test of scripts/bench.py on the report in tests/fixtures/bench/:
 the rows, the first KTAP line, the work by stage and the sum of the
-default additions; bench.tsv is written, and a report without figures is
-an error that names the file."""
+default additions, of arm64 alone and (arches/) of arm64, i386 and
+mips64el; bench.tsv is written, and a report without figures is an error
+that names the file."""
 
 import os
 import pathlib
 import shutil
 import subprocess
+import sys
 
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 TOOL = ROOT / "scripts" / "bench.py"
 FIX = ROOT / "tests" / "fixtures" / "bench"
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, str(ROOT / "scripts"))
+import bench  # noqa: E402
 # The physical limit divides by the cores: the golden output's are two.
 os.environ["BENCH_CORES"] = "2"
 
@@ -27,6 +33,41 @@ def test_bench_prints_the_golden_report(tmp_path):
     tsv = (tmp_path / "bench.tsv").read_text().splitlines()
     assert tsv[0] == "phase\twhat\tseconds"
     assert len(tsv) == 1 + len((FIX / "bench-raw.tsv").read_text().splitlines())
+
+
+def test_bench_prints_the_golden_report_of_three_other_boot_architectures(tmp_path):
+    """all.sh's phases of arm64, i386 and mips64el, a row of arch-builds
+    and of arch-boots each, summed; their cells among the additions, in the
+    canonical order; their bases each once, their heads no recompile, and
+    their boots the guests'."""
+    for name in ("bench-raw.tsv", "results.tsv"):
+        shutil.copy(FIX / "arches" / name, tmp_path / name)
+    out = subprocess.run([str(TOOL), str(tmp_path)], check=True,
+                         capture_output=True, text=True).stdout
+    assert out.replace(str(tmp_path), "REPORT") == (FIX / "arches" / "expected.out").read_text()
+
+
+def test_the_additions_are_cross_abi_and_each_other_boot_architecture_in_order():
+    work = dict.fromkeys(["build", "boot-debug", "build-debug", "boot-mips64el", "build-riscv64",
+                          "build-i386", "cross", "boot-arm64", "sparse"])
+    assert bench.additions(work) == (
+        "cross", "abi", "build-arm64", "boot-arm64", "build-i386", "boot-i386",
+        "build-mips64el", "boot-mips64el", "build-riscv64", "boot-riscv64")
+    assert bench.additions({"build": None, "cross": None}) == ("cross", "abi")
+
+
+@pytest.mark.parametrize("stage, build, boot, arch", [
+    ("build", True, False, ""), ("build-debug", True, False, ""),
+    ("build-arm64", True, False, "arm64"), ("build-i386", True, False, "i386"),
+    ("build-mips64el", True, False, "mips64el"),
+    ("boot", False, True, ""), ("boot-debug", False, True, ""),
+    ("boot-arm64", False, True, "arm64"), ("boot-i386", False, True, "i386"),
+    ("boot-mips64el", False, True, "mips64el"),
+    ("full-build", False, False, ""), ("cross", False, False, ""), ("sparse", False, False, ""),
+])
+def test_the_build_and_boot_stages_are_x86_64s_and_the_other_architectures(stage, build, boot, arch):
+    assert (bench.is_build(stage), bench.is_boot(stage)) == (build, boot)
+    assert bench.boot_arch(stage) == arch
 
 
 def test_bench_quiet_writes_only_the_tsv(tmp_path):
@@ -259,3 +300,11 @@ def test_physical_limit_without_a_cold_run_says_it_is_not_measured(tmp_path):
                          capture_output=True, text=True).stdout
     assert ("the last cold make over the limit: not measured yet "
             "(target at most 1.5x; a cold make's ceiling 60:00)") in out
+
+
+def test_bench_knows_the_other_boot_architectures_as_cells_py_does():
+    import cells
+    assert bench.BOOT_ARCH_ORDER == cells.BOOT_ARCH_ORDER
+    for stage in ("build-arm64", "boot-i386", "boot-mips64el", "build-riscv64", "boot-debug",
+                  "build-debug", "build", "full-build", "boot-", "reboot-i386"):
+        assert bench.boot_arch(stage) == cells.boot_arch(stage), stage

@@ -1,12 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0
 """Golden tests of scripts/cells.py on tests/fixtures/cells/: the plan of a
-series, the export of a store with a missing, a stale and an untested cell,
-a damaged cell file, and the order of the statuses."""
+series (with arm64, with the other boot architectures, with none), the
+export of a store with a missing, a stale and an untested cell, a damaged
+cell file, the order of the statuses, and the architecture of a stage."""
 
 import pathlib
 import shutil
 import subprocess
 import sys
+
+import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 TOOL = ROOT / "scripts" / "cells.py"
@@ -22,17 +25,96 @@ def run(*args, stdin=None):
                           capture_output=True, text=True)
 
 
-def test_the_plan_of_a_series_is_the_golden_one(tmp_path):
-    proc = run("plan", tmp_path, "one", "checkpatch,sparse", "1", "1",
+@pytest.mark.parametrize("arches", ["arm64"])
+def test_the_plan_of_a_series_is_the_golden_one(tmp_path, arches):
+    proc = run("plan", tmp_path, "one", "checkpatch,sparse", "1", arches,
                stdin=(FIX / "commits").read_text())
     assert proc.returncode == 0, proc.stderr
     assert (tmp_path / "plan" / "one").read_text() == (FIX / "expected.plan").read_text()
 
 
-def test_without_debug_and_arm64_the_head_owes_neither():
+def plan(tmp_path, arches):
+    """The (index, stage, arch) of the cells plan owes with ARCHES, no
+    check and no debug boot."""
+    proc = run("plan", tmp_path, "one", "", "0", arches, stdin=(FIX / "commits").read_text())
+    assert proc.returncode == 0, proc.stderr
+    return [tuple(line.split("\t")[i] for i in (0, 3, 4))
+            for line in (tmp_path / "plan" / "one").read_text().splitlines()]
+
+
+def test_each_other_boot_architecture_owes_its_build_and_boot_at_the_base_and_the_head(tmp_path):
+    owed = plan(tmp_path, "arm64,i386,mips64el")
+    extra = [c for c in owed if c[1] not in ("apply", "build", "cross", "boot")]
+    assert extra == [(idx, f"{kind}-{arch}", arch)
+                     for idx in ("0", "2")
+                     for arch in ("arm64", "i386", "mips64el")
+                     for kind in ("build", "boot")]
+    assert [c for c in owed if c not in extra] == plan(tmp_path, "")
+
+
+def test_the_other_architectures_are_owed_in_the_order_given(tmp_path):
+    owed = plan(tmp_path, "mips64el,arm64")
+    assert [s for i, s, _ in owed if i == "0" and s.startswith("boot-")] == \
+        ["boot-mips64el", "boot-arm64"]
+
+
+@pytest.mark.parametrize("arches", [""])
+def test_without_other_architectures_no_cell_is_owed_on_one(tmp_path, arches):
+    owed = plan(tmp_path, arches)
+    assert {arch for _, _, arch in owed} == {"", "x86_64", "*"}
+    assert {stage for _, stage, _ in owed} == {"apply", "build", "cross", "boot"}
+
+
+@pytest.mark.parametrize("arches, said", [
+    ("debug", "'debug' is not another boot architecture than x86_64"),
+    ("x86_64", "'x86_64' is not another boot architecture than x86_64"),
+    ("arm64,ARM64", "'ARM64' is not another boot architecture"),
+    ("i386,i386", "'i386' is named twice"),
+])
+def test_a_bad_architecture_list_is_refused_and_named(tmp_path, arches, said):
+    proc = run("plan", tmp_path, "one", "", "0", arches, stdin=(FIX / "commits").read_text())
+    assert proc.returncode == 1
+    assert said in proc.stderr
+    assert not (tmp_path / "plan" / "one").exists()
+
+
+def test_without_debug_and_other_architectures_the_head_owes_neither():
     commits = cells.read_commits(open(FIX / "commits"))
-    stages = {p.stage for p in cells.planned_cells("one", commits, [], False, False)}
+    stages = {p.stage for p in cells.planned_cells("one", commits, [], False, ())}
     assert stages == {"apply", "build", "cross", "boot"}
+
+
+@pytest.mark.parametrize("stage, arch", [
+    ("build", "x86_64"), ("boot", "x86_64"),
+    ("build-debug", "x86_64"), ("boot-debug", "x86_64"),
+    ("build-arm64", "arm64"), ("boot-arm64", "arm64"),
+    ("build-i386", "i386"), ("boot-i386", "i386"),
+    ("build-mips64el", "mips64el"), ("boot-mips64el", "mips64el"),
+    ("boot-riscv64", "riscv64"),
+    ("apply", ""), ("checkpatch", ""), ("cross", ""), ("full-build", ""),
+    ("boot-", ""), ("boot-MIPS", ""), ("reboot-arm64", ""),
+])
+def test_the_architecture_of_a_stage(stage, arch):
+    assert cells.arch_of_stage(stage) == arch
+    other = arch not in ("", "x86_64")
+    assert cells.is_arch_stage(stage) is other
+    assert cells.boot_arch(stage) == (arch if other else "")
+
+
+def test_the_other_boot_architectures_are_in_the_canonical_order_then_by_name():
+    assert cells.BOOT_ARCH_ORDER == ("arm64", "i386", "mips64el")
+    assert cells.boot_arch_order({"riscv64", "mips64el", "arm64", "alpha", "i386"}) == \
+        ["arm64", "i386", "mips64el", "alpha", "riscv64"]
+    assert cells.boot_arch_order(["i386"]) == ["i386"]
+    assert cells.boot_arch_order(()) == []
+
+
+def test_a_row_without_the_arch_column_gets_its_stage_architecture():
+    old = "one\t0\tx\tbase\t{}\tpass\t9\tok\t/b"
+    assert cells.Cell.parse(old.format("boot-mips64el")).arch == "mips64el"
+    assert cells.Cell.parse(old.format("build-i386")).arch == "i386"
+    assert cells.Cell.parse(old.format("boot-debug")).arch == "x86_64"
+    assert cells.Cell.parse(old.format("checkpatch")).arch == ""
 
 
 def test_export_lists_decided_then_missing_cells_and_leaves_out_stale_ones(tmp_path):
@@ -87,6 +169,6 @@ def test_a_row_without_the_cached_column_is_cached_where_its_detail_said_so():
 
 def test_usage_and_a_plan_without_commits_fail():
     assert run("plan").returncode == 2
-    proc = run("plan", "/nonexistent", "one", "", "0", "0", stdin="")
+    proc = run("plan", "/nonexistent", "one", "", "0", "", stdin="")
     assert proc.returncode == 1
     assert "no commits" in proc.stderr

@@ -115,3 +115,25 @@ def test_check_links_names_each_link_that_leads_nowhere(tmp_path):
         f"matrix.py: {page}: a link that leads nowhere: file://{tmp_path}/nope"]
     page.write_text('<a href="../logs/there.log">a</a>\n')
     assert run("--check-links", page).returncode == 0
+
+
+def test_the_other_boot_architectures_come_after_boot_debug_in_the_canonical_order(tmp_path):
+    """Each architecture's build then its boot: arm64, i386, mips64el, then
+    one the workspace does not know (riscv64); build-debug and boot-debug
+    are x86_64's, boot-debug in its place and build-debug a stage like a
+    check's."""
+    head = "series\tindex\tcommit\tsubject\tstage\tstatus\tseconds\tdetail\tlog\tarch\n"
+    stages = [("boot-mips64el", "mips64el"), ("sparse", ""), ("build-riscv64", "riscv64"),
+              ("boot-i386", "i386"), ("boot-debug", "x86_64"), ("build-mips64el", "mips64el"),
+              ("boot", "x86_64"), ("boot-arm64", "arm64"), ("build-i386", "i386"),
+              ("apply", ""), ("build-arm64", "arm64"), ("build", "x86_64"),
+              ("checkpatch", ""), ("boot-riscv64", "riscv64"), ("build-debug", "x86_64")]
+    rows = "".join(f"one\t2\t{'c' * 40}\ttwo\t{s}\tpass\t1\tok\t\t{a}\n" for s, a in stages)
+    (tmp_path / "results.tsv").write_text(head + rows)
+    res = run(tmp_path / "results.tsv", FIX / "arches", "md")
+    assert res.returncode == 0
+    header = next(l for l in res.stdout.decode().splitlines() if l.startswith("| # | commit"))
+    assert [c.strip() for c in header.split("|")[4:-1]] == [
+        "apply", "checkpatch", "build-debug", "sparse", "build", "boot", "boot-debug",
+        "build-arm64", "boot-arm64", "build-i386", "boot-i386",
+        "build-mips64el", "boot-mips64el", "build-riscv64", "boot-riscv64"]
