@@ -137,7 +137,8 @@ headers32() {
 KSFT_DIR=tools/testing/selftests
 
 # kselftest_entries: qemu/kselftests without comments, one test a line:
-# PATH [plain] [m32] [needs=TREE_PATH[,TREE_PATH...]] [arch=ARCH[,ARCH...]].
+# PATH [plain] [m32] [needs=TREE_PATH[,TREE_PATH...]] [arch=ARCH[,ARCH...]]
+# [extra=FILE[,FILE...]] [extra32=FILE[,FILE...]] [include=TREE_DIR[,...]].
 kselftest_entries() {
 	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$WS_ROOT/qemu/kselftests"
 }
@@ -166,7 +167,36 @@ stage_selftests() {
 			mkdir -p "$dir/$(dirname "$f")"
 			git_tree show "$sha:$f" >"$dir/$f"
 		done
+		# The extra sources, where the commit has them (an older tree's
+		# test may not need one yet).
+		for f in $(selftest_extra "$opts" extra) $(selftest_extra "$opts" extra32); do
+			f=$(realpath -m -s --relative-to=/ "/$KSFT_DIR/$(dirname "$path")/$f")
+			git_tree cat-file -e "$sha:$f" 2>/dev/null || continue
+			mkdir -p "$dir/$(dirname "$f")"
+			git_tree show "$sha:$f" >"$dir/$f"
+		done
 	done < <(kselftest_entries)
+}
+
+# selftest_extra OPTS NAME: the files of a qemu/kselftests entry's NAME=
+# option (extra, extra32), one a line.
+selftest_extra() {
+	sed -n "s/.*[[:space:]]$2=\([^[:space:]]*\).*/\1/p" <<<" $1 " | tr , '\n'
+}
+
+# selftest_sources STAGE PATH OPTS NAME: the extra sources of NAME= (as
+# selftest_extra) that stage_selftests staged beside PATH, as paths; for
+# NAME include, the -I options of its tree directories under STAGE.
+selftest_sources() {
+	local f
+	for f in $(selftest_extra "$3" "$4"); do
+		if [[ $4 == include ]]; then
+			printf '%s\n' -I "$1/$f"
+			continue
+		fi
+		f=$1/$KSFT_DIR/$(dirname "$2")/$f
+		[[ ! -f $f ]] || echo "$f"
+	done
 }
 
 # selftest_arches OPTS: the arch= values of a qemu/kselftests entry,
@@ -186,11 +216,13 @@ not_built() {
 # compile_selftests STAGE HEADERS HEADERS32 OUT: each staged selftest into
 # OUT as selftest-<dir>-<name>, with _32 and _64 variants for "m32" entries
 # (the _32 one against HEADERS32) and a ".plain" suffix (qemu/init.c) for
-# those that do not print KTAP.  An entry for other architectures (arch=),
+# those that do not print KTAP; with the extra sources an entry names
+# (extra= for the 64-bit build, extra32= for the 32-bit one) linked in.  An entry for other architectures (arch=),
 # or the _32 half where BOOT_ARCH builds no 32-bit programs, becomes a
 # not_built stand-in.
 compile_selftests() {
 	local stage=$1 hdr=$2 hdr32=$3 out=$4 path opts name suffix arches
+	local -a extra extra32
 	while read -r path opts; do
 		[[ -f $stage/$KSFT_DIR/$path ]] || continue
 		name=selftest-${path%.c}
@@ -198,6 +230,10 @@ compile_selftests() {
 		suffix=
 		[[ " $opts " == *" plain "* ]] && suffix=.plain
 		arches=$(selftest_arches "$opts")
+		mapfile -t extra < <(selftest_sources "$stage" "$path" "$opts" include
+			selftest_sources "$stage" "$path" "$opts" extra)
+		mapfile -t extra32 < <(selftest_sources "$stage" "$path" "$opts" include
+			selftest_sources "$stage" "$path" "$opts" extra32)
 		if [[ -n $arches && ",$arches," != *",$BOOT_ARCH,"* ]]; then
 			local why="not built: a selftest for $arches only, and this is an $BOOT_ARCH kernel (qemu/kselftests)" v
 			if [[ " $opts " == *" m32 "* ]]; then
@@ -211,12 +247,13 @@ compile_selftests() {
 			if [[ -n $BA_NO_64 ]]; then
 				not_built "$out/${name}_64" "not built: $BA_NO_64" "$hdr" "$stage/$KSFT_DIR"
 			else
-				guest_cc "$out/${name}_64$suffix" "$stage/$KSFT_DIR/$path" "$hdr" "$stage/$KSFT_DIR" -pthread
+				guest_cc "$out/${name}_64$suffix" "$stage/$KSFT_DIR/$path" "$hdr" "$stage/$KSFT_DIR" "${extra[@]}" -pthread
 			fi || return 1
-			guest_m32 "$out/$name" "$suffix" "$stage/$KSFT_DIR/$path" "$hdr" "$hdr32" "$stage/$KSFT_DIR" -pthread ||
-				return 1
+			guest_m32 "$out/$name" "$suffix" "$stage/$KSFT_DIR/$path" "$hdr" "$hdr32" "$stage/$KSFT_DIR" \
+				"${extra32[@]}" -pthread || return 1
 		else
-			guest_cc "$out/$name$suffix" "$stage/$KSFT_DIR/$path" "$hdr" "$stage/$KSFT_DIR" -pthread || return 1
+			guest_cc "$out/$name$suffix" "$stage/$KSFT_DIR/$path" "$hdr" "$stage/$KSFT_DIR" "${extra[@]}" -pthread ||
+				return 1
 		fi
 	done < <(kselftest_entries)
 }
@@ -267,7 +304,7 @@ facts() {
 # builds nothing again).
 guest_code() {
 	declare -f guest_cc guest_cc32 guest_m32 headers32 guest_links cc_lib not_built \
-		kselftest_entries stage_selftests selftest_arches compile_selftests \
+		kselftest_entries stage_selftests selftest_arches selftest_extra selftest_sources compile_selftests \
 		build_initramfs publish_initramfs gen_init_cpio
 	facts BOOT_ARCH BA_GUEST_CC BA_GUEST_FLAGS BA_CC32 BA_FLAGS32 BA_CCN32 BA_FLAGSN32 \
 		BA_ARCH32 BA_NO_M32 BA_NO_64 KSFT_DIR

@@ -155,3 +155,48 @@ fragment_options() {
 	[ "$status" -eq 1 ]
 	[[ $output == *"rules:1: bad option 'NOT_AN_OPTION'"* ]]
 }
+
+@test "a selftest's extra sources (extra=, extra32=) and include directories (include=) are compiled in where the commit has them" {
+	run ws import.sh
+	[ "$status" -eq 0 ]
+	local a=tools/testing/selftests/arm64/signal x=tools/testing/selftests/x86
+	make_series one linux-source \
+		"$x/ptrace_syscall.c:int main(void) { return 0; }:selftests: x86: add ptrace_syscall" \
+		"$x/raw_syscall_helper_32.S:# helper:selftests: x86: add its 32-bit helper" \
+		"$x/sysret_rip.c:int main(void) { return 0; }:selftests: x86: add sysret_rip" \
+		"tools/include/linux/compiler.h:int c;:tools: compiler.h" \
+		"tools/include/linux/compiler_types.h:int c;:tools: compiler_types.h" \
+		"tools/include/linux/compiler-gcc.h:int c;:tools: compiler-gcc.h" \
+		"tools/include/linux/types.h:int c;:tools: types.h" \
+		"$a/test_signals.h:int h;:selftests: arm64: its header" \
+		"$a/test_signals_utils.h:int h2;:selftests: arm64: its other header" \
+		"$a/testcases/testcases.c:int t;:selftests: arm64: its helpers" \
+		"$a/test_signals.c:int s;:selftests: arm64: its main" \
+		"$a/test_signals_utils.c:int u;:selftests: arm64: its utils" \
+		"$a/signals.S:# s:selftests: arm64: its assembly" \
+		"$a/testcases/fake_sigreturn_bad_magic.c:int main(void) { return 0; }:selftests: arm64: add a signal test"
+	ws apply.sh
+	export FAKE_QEMU_ARGS=$BATS_TEST_TMPDIR/qemu-args FAKE_CC_ARGS=$BATS_TEST_TMPDIR/cc-args
+	export FIXTURE_CONFIG=$'CONFIG_COMPAT=y\nCONFIG_X86_64=y\nCONFIG_64BIT=y'
+	SERIES=one run ws boot.sh series
+	[ "$status" -eq 0 ]
+	local st="[^ ]*/ksft/$x"
+	# ptrace_syscall: its helper in the 32-bit build only, once the
+	# commit has it (2 and later), not before (1).
+	grep -q -- "-o [^ ]*/tests/selftest-x86-ptrace_syscall_32.plain $st/ptrace_syscall.c $st/raw_syscall_helper_32.S -pthread -m32\$" "$FAKE_CC_ARGS"
+	grep -q -- "-o [^ ]*/tests/selftest-x86-ptrace_syscall_32.plain $st/ptrace_syscall.c -pthread -m32\$" "$FAKE_CC_ARGS"
+	run ! grep -q -- "ptrace_syscall_64.plain .*raw_syscall_helper" "$FAKE_CC_ARGS"
+	# sysret_rip's clang_helpers_64.S is not in this tree: left out.
+	grep -q -- "-o [^ ]*/tests/selftest-x86-sysret_rip.plain $st/sysret_rip.c -pthread\$" "$FAKE_CC_ARGS"
+	# arm64's test on x86_64: a stand-in, which qemu/expected-skips allows.
+	grep -q -- "-o [^ ]*/tests/selftest-arm64-signal-testcases-fake_sigreturn_bad_magic $WS/qemu/not-built.c" "$FAKE_CC_ARGS"
+	grep -qxF 'selftest-arm64-*/not built: a selftest for arm64 only, *' \
+		"$WORKDIR/boots/smoke/$(tree rev-parse --short=12 one)/allowed-skips"
+	# On arm64: the include directories and the extra sources it has
+	# (../sve_helpers.c it has not).
+	: >"$FAKE_CC_ARGS"
+	SERIES=one BOOT_ARCH=arm64 run ws boot.sh arch-heads
+	[ "$status" -eq 0 ]
+	local sa="[^ ]*/ksft/$a" k="[^ ]*/ksft/tools"
+	grep -q -- "-o [^ ]*/tests/selftest-arm64-signal-testcases-fake_sigreturn_bad_magic.plain $sa/testcases/fake_sigreturn_bad_magic.c -I $k/include -I $sa $sa/testcases/../test_signals.c $sa/testcases/../test_signals_utils.c $sa/testcases/testcases.c $sa/testcases/../signals.S -pthread\$" "$FAKE_CC_ARGS"
+}
