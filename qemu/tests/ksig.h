@@ -402,7 +402,15 @@ static inline void ksig_set_handler(struct ksig_sigaction *sa, void *fn,
 	memset(sa, 0, sizeof(*sa));
 	sa->handler = (unsigned long)fn;
 	sa->flags = flags | KSIG_SA_RESTORER;
-#ifndef __mips__
+#if defined(__i386__) || defined(__arm__)
+	/*
+	 * i386 and arm build an rt frame only for an SA_SIGINFO handler;
+	 * another returns through the non-rt sigreturn, or dies of a frame
+	 * read as the wrong kind (SIGILL, SIGSEGV).
+	 */
+	sa->restorer = (flags & KSIG_SA_SIGINFO) ? (unsigned long)ksig_restore_rt :
+						   (unsigned long)ksig_restore;
+#elif !defined(__mips__)
 	sa->restorer = (unsigned long)ksig_restore_rt;
 #endif
 	if (mask)
