@@ -5,9 +5,10 @@
 #   boot.sh heads            boot each series head on the debug config
 #   boot.sh heads-build      only build those debug kernels
 #   boot.sh bench            pty receive throughput, base against head
-#   boot.sh arch-heads       BOOT_ARCH=arm64: build and boot the base and the
-#                            head of each series on that architecture
-#                            (make boot-arm64; stages build-arm64, boot-arm64)
+#   boot.sh arch-heads       BOOT_ARCH=arm64, i386 or mips64el: build and
+#                            boot the base and the head of each series on
+#                            that architecture (make boot-<arch>; stages
+#                            build-<arch>, boot-<arch>)
 #   boot.sh arch-builds      only the builds of arch-heads
 #   boot.sh arch-boots       only its boots
 #   boot.sh commit SHA       build and boot one commit (make bisect TEST=...);
@@ -16,7 +17,7 @@
 #
 # BOOT_ARCH (x86_64 unless set; scripts/bootarch.sh) is the architecture
 # booted.  Another architecture's boots keep their own directories
-# (boots/arm64-<config>) and stage names (boot-arm64).  SERIES selects the
+# (boots/<arch>-<config>) and stage names (boot-<arch>).  SERIES selects the
 # series.  BOOT_PREBUILT=1 boots only kernels already built, and builds
 # none (all.sh's boots beside the builds).
 # Each commit boots its own bzImage with an initramfs built for it: a static
@@ -217,9 +218,10 @@ not_built() {
 # OUT as selftest-<dir>-<name>, with _32 and _64 variants for "m32" entries
 # (the _32 one against HEADERS32) and a ".plain" suffix (qemu/init.c) for
 # those that do not print KTAP; with the extra sources an entry names
-# (extra= for the 64-bit build, extra32= for the 32-bit one) linked in.  An entry for other architectures (arch=),
-# or the _32 half where BOOT_ARCH builds no 32-bit programs, becomes a
-# not_built stand-in.
+# (extra= for the 64-bit build, extra32= for the 32-bit one) linked in and
+# its include= directories on -I.  An entry for other architectures
+# (arch=), or the half BOOT_ARCH builds no program for (BA_NO_M32,
+# BA_NO_64), becomes a not_built stand-in.
 compile_selftests() {
 	local stage=$1 hdr=$2 hdr32=$3 out=$4 path opts name suffix arches
 	local -a extra extra32
@@ -851,7 +853,7 @@ arch_rows() {
 cmd_arch_heads() {
 	local what=${1:-both} rc=0 s n idx sha subj rows
 	[[ $BOOT_ARCH != x86_64 ]] ||
-		die "arch-heads boots another architecture than x86_64 (BOOT_ARCH=arm64, or make boot-arm64)"
+		die "arch-heads boots another architecture than x86_64 (BOOT_ARCH=arm64, i386 or mips64el; or make boot-<arch>)"
 	rows=$(arch_rows) || rc=1
 	while read -r s n idx sha subj; do
 		[[ -n $s ]] || continue
@@ -985,7 +987,7 @@ main() {
 	arch-builds) CONFIG=smoke cmd_arch_heads build ;;
 	arch-boots) CONFIG=smoke cmd_arch_heads boot ;;
 	commit) cmd_commit "${2:?usage: boot.sh commit SHA}" ;;
-	*) die "usage: boot.sh series | heads | heads-build | bench | commit SHA; BOOT_ARCH=arm64 boot.sh arch-heads | arch-builds | arch-boots" ;;
+	*) die "usage: boot.sh series | heads | heads-build | bench | commit SHA; BOOT_ARCH=<arch> boot.sh arch-heads | arch-builds | arch-boots" ;;
 	esac
 }
 

@@ -7,10 +7,11 @@
 # (bisect-build, one commit, the naive build) and boot.sh (the kernels it
 # boots), which call artifact_build and artifact_lookup as functions.
 #
-# BOOT_ARCH=x86_64|arm64 picks the architecture (scripts/bootarch.sh has
-# every fact about each); arm64 merges qemu/configs/arm64.config where
-# x86_64 merges smoke.config, and keeps its builds and artifacts apart
-# (build/arm64-<config>, artifacts/arm64-<config>).
+# BOOT_ARCH=x86_64|arm64|i386|mips64el picks the architecture
+# (scripts/bootarch.sh has every fact about each); another than x86_64
+# merges its own fragment (qemu/configs/<arch>.config) where x86_64 merges
+# smoke.config, and keeps its builds and artifacts apart
+# (build/<arch>-<config>, artifacts/<arch>-<config>).
 #
 # CONFIG=smoke|debug picks qemu/configs/smoke.config (merged on tinyconfig)
 # or that plus debug.config, then the lines of features.config whose
