@@ -144,13 +144,34 @@ kselftest_entries() {
 	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$WS_ROOT/qemu/kselftests"
 }
 
-# stage_selftests SHA DIR: the tree's own selftests that the workspace runs
-# (qemu/kselftests), the headers of their directories, and the other tree
-# files they include (needs=), as they are at commit SHA, copied into DIR
-# at their paths in the tree, so that their "helpers.h", "../kselftest.h"
-# and "../../../../arch/..." includes resolve.  A listed test the commit
-# does not have yet is left out: it does not apply there.
+# stage_selftests SHA DIR: stage_selftests_at's files of commit SHA, copied
+# into DIR from $WORKDIR/guest/stage-<key>/, where they are staged once per
+# key: what they are read from (the trees of the selftests and of
+# tools/include, and the needs= files, by git's ids) and qemu/kselftests'
+# entries.  Most commits share it, and a boot that finds it runs no git
+# command per staged file.
 stage_selftests() {
+	local sha=$1 dir=$2 key cache
+	local -a needs
+	mapfile -t needs < <(kselftest_entries | sed -n 's/.*needs=\([^ ]*\).*/\1/p' | tr , '\n' | LC_ALL=C sort -u)
+	key=$({ git_tree ls-tree "$sha" -- "$KSFT_DIR" tools/include "${needs[@]}" && kselftest_entries; } | key_of 16) ||
+		return 1
+	cache=$WORKDIR/guest/stage-$key
+	if [[ ! -d $cache ]]; then
+		{ rm -rf "$cache.tmp" && mkdir -p "$cache.tmp"; } || return 1
+		stage_selftests_at "$sha" "$cache.tmp"
+		mv "$cache.tmp" "$cache" || return 1
+	fi
+	cp -a "$cache/." "$dir/"
+}
+
+# stage_selftests_at SHA DIR: the tree's own selftests that the workspace
+# runs (qemu/kselftests), the headers of their directories, and the other
+# tree files they include (needs=), as they are at commit SHA, copied into
+# DIR at their paths in the tree, so that their "helpers.h",
+# "../kselftest.h" and "../../../../arch/..." includes resolve.  A listed
+# test the commit does not have yet is left out: it does not apply there.
+stage_selftests_at() {
 	local sha=$1 dir=$2 path opts f
 	local -a files headers
 	while read -r path opts; do
@@ -306,7 +327,7 @@ facts() {
 # builds nothing again).
 guest_code() {
 	declare -f guest_cc guest_cc32 guest_m32 headers32 guest_links cc_lib not_built \
-		kselftest_entries stage_selftests selftest_arches selftest_extra selftest_sources compile_selftests \
+		kselftest_entries stage_selftests stage_selftests_at selftest_arches selftest_extra selftest_sources compile_selftests \
 		build_initramfs publish_initramfs gen_init_cpio
 	facts BOOT_ARCH BA_GUEST_CC BA_GUEST_FLAGS BA_CC32 BA_FLAGS32 BA_CCN32 BA_FLAGSN32 \
 		BA_ARCH32 BA_NO_M32 BA_NO_64 KSFT_DIR

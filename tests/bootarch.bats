@@ -200,3 +200,23 @@ fragment_options() {
 	local sa="[^ ]*/ksft/$a" k="[^ ]*/ksft/tools"
 	grep -q -- "-o [^ ]*/tests/selftest-arm64-signal-testcases-fake_sigreturn_bad_magic.plain $sa/testcases/fake_sigreturn_bad_magic.c -I $k/include -I $sa $sa/testcases/../test_signals.c $sa/testcases/../test_signals_utils.c $sa/testcases/testcases.c $sa/testcases/../signals.S -pthread\$" "$FAKE_CC_ARGS"
 }
+
+@test "the tree's selftests are staged once per content: commits that share them copy them from guest/stage-<key>" {
+	run ws import.sh
+	[ "$status" -eq 0 ]
+	make_series one linux-source "a.c:int a;:fixture: add a" \
+		"tools/testing/selftests/signal/sigsetsize.c:int main(void) { return 0; }:selftests: signal: add a test" \
+		"b.c:int b;:fixture: add b"
+	ws apply.sh
+	export FAKE_QEMU_ARGS=$BATS_TEST_TMPDIR/qemu-args
+	run ws boot.sh series
+	[ "$status" -eq 0 ]
+	# Two contents: without the selftest (base, 1) and with it (2, 3).
+	[ "$(find "$WORKDIR/guest" -maxdepth 1 -name 'stage-*' | wc -l)" -eq 2 ]
+	local c
+	for c in one~1 one; do
+		cmp "$WORKDIR/boots/smoke/$(tree rev-parse --short=12 "$c")/selftests/tools/testing/selftests/signal/sigsetsize.c" \
+			<(tree show "$c:tools/testing/selftests/signal/sigsetsize.c")
+	done
+	[ ! -e "$WORKDIR/boots/smoke/$(tree rev-parse --short=12 one~2)/selftests/tools/testing/selftests/signal" ]
+}
