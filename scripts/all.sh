@@ -176,7 +176,7 @@ apply_series() {
 # and the build and boot of base and head on each of ARCH_BOOTS.
 plan_series() {
 	local arches
-	arches=$(tr -s ' ' ',' <<<"$ARCH_BOOTS" | sed 's/^,//; s/,$//')
+	arches=${ARCH_BOOTS// /,}
 	series_commits "$1" | cells plan "$1" "$2" "${DEBUG:-1}" "$arches" ||
 		die "could not write the plan of $1 in $REPORT/plan"
 }

@@ -75,6 +75,12 @@ import os
 import re
 import sys
 
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# The other boot architectures than x86_64 and their stages (build-<arch>,
+# boot-<arch>) as scripts/cells.py, which owns the stages, knows them.
+from cells import BOOT_ARCH_ORDER, arch_stages, boot_arch, boot_arch_order  # noqa: E402,F401
+
 # The additions' stages besides each other boot architecture's build and
 # boot (additions).
 ADDITIONS = ("cross", "abi")
@@ -85,12 +91,6 @@ ADDITIONS_BUDGET = 15 * 60
 # phase_seconds sums.
 ADDITION_PHASES = ("cross.sh series", "boot.sh arch-heads", "boot.sh arch-builds",
                    "boot.sh arch-boots")
-# The other boot architectures than x86_64, as scripts/cells.py orders
-# them (BOOT_ARCH_ORDER, then any other by name), and their stages,
-# build-<arch> and boot-<arch>; build-debug and boot-debug are x86_64's
-# (its debug config).
-BOOT_ARCH_ORDER = ("arm64", "i386", "mips64el")
-ARCH_STAGE_RE = re.compile(r"(build|boot)-([a-z0-9_]+)")
 RUNS = "bench-runs.tsv"
 RUNS_HEAD = ["date", "what", "state", "kind", "seconds", "series",
              "builds", "rebuilt", "naive"]
@@ -129,20 +129,12 @@ def read_runs(report):
             for r in read_tsv(os.path.join(report, RUNS))[1:]]
 
 
-def boot_arch(stage):
-    """The other architecture build-ARCH or boot-ARCH builds or boots, or
-    "" (x86_64's stages, build-debug and boot-debug among them; any other)."""
-    m = ARCH_STAGE_RE.fullmatch(stage)
-    return m.group(2) if m and m.group(2) != "debug" else ""
-
-
 def additions(work):
     """The stages of the default additions: ADDITIONS, then build-<arch>
     and boot-<arch> of each other boot architecture WORK has cells of, in
     the canonical order."""
     arches = {boot_arch(s) for s in work} - {""}
-    order = [a for a in BOOT_ARCH_ORDER if a in arches] + sorted(arches - set(BOOT_ARCH_ORDER))
-    return ADDITIONS + tuple(s for a in order for s in (f"build-{a}", f"boot-{a}"))
+    return ADDITIONS + tuple(s for a in boot_arch_order(arches) for s in arch_stages(a))
 
 
 def seconds(text):

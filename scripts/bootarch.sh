@@ -48,15 +48,25 @@
 # series beside x86_64 (scripts/all.sh; make boot-<arch> boots one).
 ARCH_BOOTS=${ARCH_BOOTS-arm64}
 
-# check_arch_boots: each of ARCH_BOOTS is an architecture this file knows
-# (not x86_64: make boots it at every commit).
+# OTHER_BOOT_ARCHES: the architectures besides x86_64 this file knows.
+OTHER_BOOT_ARCHES=(arm64 i386 mips64el)
+
+# boot_arches_said [SEP]: OTHER_BOOT_ARCHES as words for a message,
+# "arm64, i386 or mips64el" (SEP: "or"), or ", " between each.
+boot_arches_said() {
+	local list=${OTHER_BOOT_ARCHES[*]}
+	list=${list// /, }
+	[[ ${1:-} != or ]] || list="${list%, *} or ${list##*, }"
+	echo "$list"
+}
+
+# check_arch_boots: each of ARCH_BOOTS is one of OTHER_BOOT_ARCHES (not
+# x86_64: make boots it at every commit).
 check_arch_boots() {
 	local a
 	for a in $ARCH_BOOTS; do
-		case $a in
-		arm64 | i386 | mips64el) ;;
-		*) die "ARCH_BOOTS: '$a' is not a boot architecture (arm64, i386, mips64el; x86_64 boots at every commit)" ;;
-		esac
+		[[ " ${OTHER_BOOT_ARCHES[*]} " == *" $a "* ]] ||
+			die "ARCH_BOOTS: '$a' is not a boot architecture ($(boot_arches_said); x86_64 boots at every commit)"
 	done
 }
 BOOT_ARCH=${BOOT_ARCH:-x86_64}
@@ -67,38 +77,38 @@ arches_field() {
 		"$WS_ROOT/scripts/arches" || die "scripts/arches has no line for '$1'"
 }
 
+# What most architectures share; each case below sets what differs.
+BA_PREFIX=$BOOT_ARCH-
+BA_KMAKE=()
+BA_FRAGMENT=$BOOT_ARCH.config
+BA_QEMU=qemu-system-$BOOT_ARCH
+BA_CONSOLE=ttyS0
+# KVM runs only guests of the host's own architecture (x86's, 32-bit too).
+BA_ACCELS=tcg
+BA_GUEST_FLAGS=()
+BA_CC32=""
+BA_FLAGS32=()
+BA_CCN32=""
+BA_FLAGSN32=()
+BA_ARCH32=""
+BA_NO_M32=""
+BA_NO_64=""
+
 case $BOOT_ARCH in
 x86_64 | i386)
-	BA_KMAKE=()
 	BA_CC=gcc
-	BA_TARGET=bzImage
 	BA_IMAGE=arch/x86/boot/bzImage
-	BA_KERNEL=bzImage
-	BA_CONSOLE=ttyS0
-	# KVM runs 32-bit x86 guests too.
 	BA_ACCELS="kvm tcg"
-	BA_GUEST_CC=gcc
-	BA_CC32=""
 	BA_FLAGS32=(-m32)
-	BA_CCN32=""
-	BA_FLAGSN32=()
-	BA_ARCH32=""
-	BA_NO_M32=""
 	if [[ $BOOT_ARCH == x86_64 ]]; then
 		BA_PREFIX=""
 		BA_FRAGMENT=smoke.config
-		BA_QEMU=qemu-system-x86_64
-		BA_GUEST_FLAGS=()
-		BA_NO_64=""
 	else
 		# A 32-bit kernel (ARCH=i386, the host's gcc): its native
 		# programs are 32-bit (gcc -m32), the *.m32.c ones among them,
 		# which WS_NATIVE_32BIT tells that there is no compat layer.
 		BA_FLAGS32=(-m32 -DWS_NATIVE_32BIT)
-		BA_PREFIX=i386-
 		BA_KMAKE=(ARCH=i386)
-		BA_FRAGMENT=i386.config
-		BA_QEMU=qemu-system-i386
 		BA_GUEST_FLAGS=(-m32)
 		BA_NO_64="no 64-bit user space on a 32-bit kernel"
 	fi
@@ -114,29 +124,16 @@ x86_64 | i386)
 	}
 	;;
 arm64)
-	BA_PREFIX=arm64-
 	BA_CROSS=$(arches_field arm64 3)
 	BA_KMAKE=("ARCH=$(arches_field arm64 2)" "CROSS_COMPILE=$BA_CROSS")
 	BA_CC=${BA_CROSS}gcc
-	BA_FRAGMENT=arm64.config
-	BA_TARGET=Image
 	BA_IMAGE=arch/arm64/boot/Image
-	BA_KERNEL=Image
 	BA_QEMU=qemu-system-aarch64
 	BA_CONSOLE=ttyAMA0
-	# KVM runs only guests of the host's own architecture.
-	BA_ACCELS=tcg
-	BA_GUEST_CC=${BA_CROSS}gcc
-	BA_GUEST_FLAGS=()
 	# 32-bit EL0 (CONFIG_COMPAT): static armel programs, with 32-bit
 	# arm's own uapi headers from the same commit.
 	BA_CC32=$(arches_field arm 3)gcc
-	BA_FLAGS32=()
-	BA_CCN32=""
-	BA_FLAGSN32=()
 	BA_ARCH32=$(arches_field arm 2)
-	BA_NO_M32=""
-	BA_NO_64=""
 	# The virt machine has one UART (PL011, ttyAMA0): KTAP goes to the
 	# second port of a PCI 16550 pair, ttyS1 (ttyS0 has no backend).
 	# cortex-a57 rather than max: "max" emulates pointer authentication
@@ -151,26 +148,13 @@ mips64el)
 	# QEMU's Malta board with a 64-bit little-endian kernel (the mips
 	# line of scripts/arches is big-endian: its compiler cannot build
 	# this one) and both 32-bit ABIs: o32 (Debian's mipsel) and n32.
-	BA_PREFIX=mips64el-
 	BA_CROSS=mips64el-linux-gnuabi64-
 	BA_KMAKE=(ARCH=mips "CROSS_COMPILE=$BA_CROSS")
 	BA_CC=${BA_CROSS}gcc
-	BA_FRAGMENT=mips64el.config
-	BA_TARGET=vmlinux
 	BA_IMAGE=vmlinux
-	BA_KERNEL=vmlinux
-	BA_QEMU=qemu-system-mips64el
-	BA_CONSOLE=ttyS0
-	BA_ACCELS=tcg
-	BA_GUEST_CC=${BA_CROSS}gcc
-	BA_GUEST_FLAGS=()
 	BA_CC32=mipsel-linux-gnu-gcc
-	BA_FLAGS32=()
 	BA_CCN32=${BA_CROSS}gcc
 	BA_FLAGSN32=(-mabi=n32)
-	BA_ARCH32=""
-	BA_NO_M32=""
-	BA_NO_64=""
 	# Malta's first two 16550s (the PIIX4's, ttyS0 and ttyS1); 256 MiB,
 	# the memory its firmware interface maps below the I/O hole.
 	qemu_machine_args() {
@@ -178,8 +162,13 @@ mips64el)
 		_mips_args=(-M malta -accel "$2" -cpu MIPS64R2-generic -m 256M -serial "$3" -serial "file:$4")
 	}
 	;;
-*) die "BOOT_ARCH must be x86_64, arm64, i386 or mips64el (got '$BOOT_ARCH')" ;;
+*) die "BOOT_ARCH must be x86_64, $(boot_arches_said or) (got '$BOOT_ARCH')" ;;
 esac
+# Derived: the make target and the artifact's name are the image's name,
+# and the guest programs' compiler is the kernel's.
+BA_TARGET=${BA_IMAGE##*/}
+BA_KERNEL=$BA_TARGET
+BA_GUEST_CC=$BA_CC
 
 # arch_stage STAGE: the results.tsv stage name of STAGE on BOOT_ARCH:
 # x86_64's are the plain names (build, boot, boot-debug), another
