@@ -86,13 +86,14 @@ static volatile int seen_pid[KSIG_BUF];
 /*
  * Snapshots taken by the handler for snap_sig, and edits of its frame.
  *
- * Where the frame keeps the mask: the native x86-64 frame's uc_sigmask
- * holds the first 64 signals only, in its place from before the series,
- * and the rest of the kernel's sigset_t (SIGINFO's word) follows the
- * struct siginfo, with UC_SIGMASK_EXT in uc_flags; rt_sigreturn() reads
- * that word only with the flag.  arm64 (and the other asm-generic 64-bit
- * frames) hold the whole mask in uc_sigmask, which has room for 1024
- * signals.  snap_frame is the mask the frame holds, from either place.
+ * Where the frame keeps the mask: uc_sigmask holds the first 64 signals,
+ * in its place from before the series, and the rest of the kernel's
+ * sigset_t (SIGINFO's word) is where the frame ended before: after the
+ * struct siginfo in the native x86-64 frame, after the 8-byte uc_sigmask
+ * and the 8-byte retcode in the 32-bit x86 rt frame (i386 and ia32), and
+ * in uc_sigmask's own room on arm64 (room for 1024 signals).  Each frame
+ * says so with UC_SIGMASK_EXT in uc_flags, and rt_sigreturn() reads that
+ * word only with the flag.  snap_frame is the mask the frame holds.
  */
 static volatile int snap_sig;
 static struct ksig_set snap_blocked;		/* blocked inside the handler */
@@ -100,7 +101,15 @@ static struct ksig_set snap_frame;		/* the frame's signal mask */
 static volatile unsigned long snap_uc_flags;	/* the frame's uc_flags */
 static volatile long snap_si_off;		/* siginfo - uc_sigmask, bytes */
 static volatile int frame_add, frame_del;	/* signals to edit in */
-static volatile int frame_drop_ext;		/* clear UC_SIGMASK_EXT (x86-64) */
+static volatile int frame_drop_ext;		/* clear UC_SIGMASK_EXT */
+
+#if defined(__x86_64__)
+#define FRAME_EXT(m, si)	((unsigned char *)(si) + sizeof(siginfo_t))
+#elif defined(__i386__)
+#define FRAME_EXT(m, si)	((m) + 16)
+#else
+#define FRAME_EXT(m, si)	((m) + 8)
+#endif
 
 /* The byte of the frame's mask that holds sig, or NULL if it has none. */
 static inline unsigned char *frame_byte(unsigned char *m, unsigned char *ext, int sig)
@@ -128,14 +137,8 @@ static inline void on_sig(int sig, siginfo_t *si, void *ctx)
 	ksig_procmask(SIG_BLOCK, NULL, &snap_blocked, ksz);
 	snap_uc_flags = uc->uc_flags;
 	snap_si_off = (long)((unsigned char *)si - m);
-#ifdef __x86_64__
-	/* without the flag the frame has no mask past 64: fp state follows */
-	ext = uc->uc_flags & KSIG_UC_SIGMASK_EXT ?
-	      (unsigned char *)si + sizeof(siginfo_t) : NULL;
-#else
-	/* the whole mask in uc_sigmask (arm64: room for 1024 signals) */
-	ext = m + 8;
-#endif
+	/* without the flag the frame has no mask past 64 */
+	ext = uc->uc_flags & KSIG_UC_SIGMASK_EXT ? FRAME_EXT(m, si) : NULL;
 	ksig_fill(&snap_frame, 0);
 	memcpy(snap_frame.b, m, 8);
 	if (ext)
@@ -146,11 +149,9 @@ static inline void on_sig(int sig, siginfo_t *si, void *ctx)
 	b = frame_del ? frame_byte(m, ext, frame_del) : NULL;
 	if (b)
 		*b &= ~(1u << ((frame_del - 1) % 8));
-#ifdef __x86_64__
 	/* a frame built by user space without the mask past 64 (CRIU's) */
 	if (frame_drop_ext)
 		uc->uc_flags &= ~(unsigned long)KSIG_UC_SIGMASK_EXT;
-#endif
 }
 
 /*

@@ -3,11 +3,11 @@
  * nsig_info.c - SIGINFO: pending and taken by rt_sigtimedwait(),
  * SA_SIGINFO handlers, not queued like a realtime signal, ignored by
  * default; and, where it is the 65th signal (nsig), bit 65 in the signal
- * frame and in sa_mask.  The native x86-64 frame keeps its 8-byte
- * uc_sigmask where it was and puts bit 65 after the siginfo, flagged by
- * UC_SIGMASK_EXT in uc_flags; a frame without the flag (one user space
- * built) restores SIGINFO unblocked.  arm64's uc_sigmask holds the whole
- * mask (nsig.h, on_sig()).
+ * frame and in sa_mask.  Every frame keeps its 8-byte uc_sigmask where it
+ * was and puts bit 65 where the frame ended, flagged by UC_SIGMASK_EXT in
+ * uc_flags: after the siginfo on x86-64, after the retcode in the 32-bit
+ * x86 frame, in uc_sigmask's room on arm64 (nsig.h, on_sig()).  A frame
+ * without the flag (one user space built) restores SIGINFO unblocked.
  *
  * The first four cases hold for both designs, nsig's signal 65 and the
  * sigpwr series' SIGINFO as SIGPWR, and run for both; the frame cases
@@ -159,17 +159,19 @@ static int info_default_ignore(void)
 	return 0;
 }
 
-#ifdef __x86_64__
+#if defined(__x86_64__)
 #define MASK_PAST_64	"the mask word after the siginfo"
+#elif defined(__i386__)
+#define MASK_PAST_64	"the mask word after the retcode"
 #else
 #define MASK_PAST_64	"uc_sigmask bytes 8..15"
 #endif
 
 /*
- * x86-64: the frame the kernel built says with UC_SIGMASK_EXT that the
- * mask past 64 follows the siginfo (without it on_sig() neither sees nor
- * edits bit 65), and the siginfo is where it always was, right after the
- * 8-byte uc_sigmask: a frame whose uc_sigmask grew in place would move it.
+ * The frame the kernel built says with UC_SIGMASK_EXT that it has the mask
+ * past 64 (without it on_sig() neither sees nor edits bit 65); on x86-64
+ * the siginfo is where it always was, right after the 8-byte uc_sigmask: a
+ * frame whose uc_sigmask grew in place would move it.
  */
 static int check_frame_flags(void)
 {
@@ -177,10 +179,10 @@ static int check_frame_flags(void)
 	if (snap_si_off != 8)
 		return failf("the siginfo is %ld bytes past uc_sigmask, want 8: the 64-bit frame's layout moved",
 			     snap_si_off);
+#endif
 	if (!(snap_uc_flags & KSIG_UC_SIGMASK_EXT))
 		return failf("uc_flags %#lx lack UC_SIGMASK_EXT (%#x): the frame has no mask past 64",
 			     snap_uc_flags, KSIG_UC_SIGMASK_EXT);
-#endif
 	return 0;
 }
 
@@ -262,8 +264,8 @@ static int info_sa_mask(void)
 }
 
 /*
- * x86-64: a frame without UC_SIGMASK_EXT, as user space builds one (CRIU's
- * restorer), has no mask past 64, and what follows its siginfo is not one:
+ * A frame without UC_SIGMASK_EXT, as user space builds one (CRIU's
+ * restorer), has no mask past 64, and what is there is not one:
  * rt_sigreturn() must restore the signals past 64 unblocked, and the first
  * 64 from uc_sigmask as always.  SIGINFO is blocked and pending before the
  * handler, and its word after the siginfo still has it when the handler
@@ -323,18 +325,12 @@ static const struct nsig_case info_cases[] = {
 	  info_once },
 	{ "SIGINFO: default action is ignore, a child survives it",
 	  info_default_ignore },
-	{ "SIGINFO: bit 65 is in the frame (x86-64: after the siginfo, with UC_SIGMASK_EXT) and restored from it",
+	{ "SIGINFO: bit 65 is in the frame (where it ended, with UC_SIGMASK_EXT) and restored from it",
 	  info_frame, PAST_64 },
 	{ "SIGINFO: sa_mask blocks it in the handler, a frame edit of bit 65 blocks it after",
 	  info_sa_mask, PAST_64 },
 	{ "SIGINFO: a frame without UC_SIGMASK_EXT restores it unblocked, the first 64 signals from uc_sigmask",
-	  info_frame_no_ext,
-#if KSIG_SIGINFO_IS_SIGPWR
-	  PAST_64,
-#elif !defined(__x86_64__)
-	  "x86-64 only: other frames hold the whole mask in place",
-#endif
-	},
+	  info_frame_no_ext, PAST_64 },
 };
 
 int main(void)
