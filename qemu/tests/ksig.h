@@ -25,6 +25,10 @@
  *	KSIG_SIGRTMAX		the headers' SIGRTMAX
  *	KSIG_NSIG		the kernel's _NSIG: the largest signal number
  *	KSIG_SIGSET_BYTES	sizeof the 64-bit kernel's sigset_t
+ *	KSIG_SIGSET_BYTES_LIBC	the same without SIGINFO: the sigsetsize libc
+ *				passes, the only one a kernel without the
+ *				nsig series takes (8; 16 on MIPS, for its
+ *				128 signals, o32 and n32 too)
  *	KSIG_HAVE_AT_SIGSET_SZ	1 if <linux/auxvec.h> defines AT_SIGSET_SZ
  *	KSIG_AT_SIGSET_SZ	its value (0 if absent)
  *	KSIG_UC_SIGMASK_EXT	x86-64's uc_flags bit for the signal mask past
@@ -111,6 +115,7 @@ enum {
 		    (int)KSIG_SIGINFO : (int)KSIG_NSIG_NOINFO,
 	/* a 64-bit kernel's sigset_t: _NSIG bits in 64-bit words */
 	KSIG_SIGSET_BYTES = (KSIG_NSIG + 63) / 64 * 8,
+	KSIG_SIGSET_BYTES_LIBC = (KSIG_NSIG_NOINFO + 63) / 64 * 8,
 };
 
 /* Everything <asm/signal.h> and <asm-generic/signal-defs.h> define. */

@@ -15,7 +15,8 @@
  *	AT_SIGSET_SZ (<linux/auxvec.h>)	sigsetsizes 16..128 and AT_SIGSET_SZ
  *	SIGINFO (<asm/signal.h>, via ksig.h)	the SIGINFO cases and bit 65
  *	VSTATUS, NOKERNINFO (<asm/termbits.h>)	^T sends SIGINFO
- * sigsetsize 8 is what every libc passes: it is tested everywhere.
+ * libc's sigsetsize (libc_sz: 8, MIPS's 16), the only one a kernel without
+ * the series takes, is tested everywhere.
  *
  * Every system call is raw (syscall()), so that libc's idea of the number
  * of signals (glibc refuses signal 65) and of sigsetsize does not hide the
@@ -70,8 +71,10 @@
 #define WAIT_MS		5000	/* a child or a signal must show up within this */
 #define LINE_WAIT_MS	3000
 
-/* The kernel's sigset_t; 8 on kernels without the series. */
+/* The kernel's sigset_t; libc_sz on kernels without the series. */
 static const size_t ksz = KSIG_SIGSET_BYTES;
+/* libc's sigsetsize, the kernel's sigset_t without SIGINFO: 8, MIPS's 16 */
+static const size_t libc_sz = KSIG_SIGSET_BYTES_LIBC;
 static const bool have_sizes = KSIG_HAVE_AT_SIGSET_SZ;
 static const bool have_info = KSIG_HAVE_SIGINFO;
 
@@ -156,14 +159,14 @@ static inline void on_sig(int sig, siginfo_t *si, void *ctx)
 
 /*
  * The setup does not depend on the sizes under test: without a mask (or
- * with an empty one) sigsetsize 8 does, as on every kernel.
+ * with an empty one) libc's sigsetsize does, as on every kernel.
  */
 static inline int install(int sig, unsigned long flags, const struct ksig_set *mask)
 {
 	struct ksig_sigaction sa;
 
 	ksig_set_handler(&sa, on_sig, KSIG_SA_SIGINFO | flags, mask);
-	return ksig_action(sig, &sa, NULL, mask ? ksz : KSIG_SIZE_MIN);
+	return ksig_action(sig, &sa, NULL, mask ? ksz : libc_sz);
 }
 
 static inline int set_disposition(int sig, unsigned long handler)
@@ -172,14 +175,14 @@ static inline int set_disposition(int sig, unsigned long handler)
 
 	ksig_set_handler(&sa, NULL, 0, NULL);
 	sa.handler = handler;
-	return ksig_action(sig, &sa, NULL, KSIG_SIZE_MIN);
+	return ksig_action(sig, &sa, NULL, libc_sz);
 }
 
-/* Set the whole blocked mask; a kernel that refuses ksz gets 8 bytes. */
+/* Set the whole blocked mask; a kernel that refuses ksz gets libc_sz. */
 static inline void set_blocked(const struct ksig_set *s)
 {
 	if (ksig_procmask(SIG_SETMASK, s, NULL, ksz))
-		ksig_procmask(SIG_SETMASK, s, NULL, KSIG_SIZE_MIN);
+		ksig_procmask(SIG_SETMASK, s, NULL, libc_sz);
 }
 
 /* The signals the cases use; SIGRTMIN+2 is 34 whatever libc reserves. */

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * nsig_ptrace.c - PTRACE_GETSIGMASK and PTRACE_SETSIGMASK: sigsetsize 8,
- * 16 and 128 round trips with a traced child, bits past the last signal
- * dropped, a SETSIGMASK too short to name SIGINFO keeping the tracee's
- * SIGINFO as it was, the bad sizes and bad pointers.
+ * nsig_ptrace.c - PTRACE_GETSIGMASK and PTRACE_SETSIGMASK: libc's
+ * sigsetsize (8; MIPS's 16, the only one a kernel without the series
+ * takes), 16 and 128 round trips with a traced child, bits past the last
+ * signal dropped, a SETSIGMASK of 8 bytes, too short to name SIGINFO,
+ * keeping the tracee's SIGINFO as it was, the bad sizes and bad pointers.
  *
  * What the nsig programs share, and how they treat headers and kernels
  * without the series: nsig.h.
@@ -13,8 +14,9 @@
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
 
+static char libc_sz_name[64];		/* with libc's sigsetsize: main() */
 static const char *const ptrace_names[] = {
-	"PTRACE_GETSIGMASK/SETSIGMASK with sigsetsize 8",
+	libc_sz_name,
 	"PTRACE_GETSIGMASK/SETSIGMASK with sigsetsize 16 and 128, and 8 keeping SIGINFO",
 	"PTRACE_GETSIGMASK/SETSIGMASK reject sigsetsize 0, 7, 12, 129",
 	"PTRACE_GETSIGMASK/SETSIGMASK bad pointers are EFAULT",
@@ -49,24 +51,24 @@ static void ptrace_child(int out)
 	_exit(0);
 }
 
-static int pt_size8(pid_t pid, struct ksig_set *last)
+static int pt_libc_size(pid_t pid, struct ksig_set *last)
 {
 	int usr2 = SIGUSR2, sigs[] = { SIGUSR1, SIGKILL, SIGSTOP };
 	struct ksig_set s, want;
 
 	ksig_fill(&s, KSIG_FILL);
-	if (getmask(pid, 8, s.b))
-		return failf("GETSIGMASK(8): %s", strerror(errno));
+	if (getmask(pid, libc_sz, s.b))
+		return failf("GETSIGMASK(%zu): %s", libc_sz, strerror(errno));
 	want_sigs(&want, &usr2, 1);
-	if (check_out("GETSIGMASK", &s, &want, 8))
+	if (check_out("GETSIGMASK", &s, &want, libc_sz))
 		return -1;
-	make_mask(&s, 8, sigs, 3);
-	if (setmask(pid, 8, s.b))
-		return failf("SETSIGMASK(8): %s", strerror(errno));
+	make_mask(&s, libc_sz, sigs, 3);
+	if (setmask(pid, libc_sz, s.b))
+		return failf("SETSIGMASK(%zu): %s", libc_sz, strerror(errno));
 	ksig_fill(&s, KSIG_FILL);
-	getmask(pid, 8, s.b);
+	getmask(pid, libc_sz, s.b);
 	want_sigs(&want, sigs, 1);	/* SIGKILL and SIGSTOP stripped */
-	if (check_out("GETSIGMASK after SETSIGMASK", &s, &want, 8))
+	if (check_out("GETSIGMASK after SETSIGMASK", &s, &want, libc_sz))
 		return -1;
 	*last = want;
 	return 0;
@@ -135,7 +137,7 @@ static int pt_bad_size(pid_t pid)
 	int e;
 
 	ksig_fill(&before, 0);
-	getmask(pid, 8, before.b);
+	getmask(pid, libc_sz, before.b);
 	for (i = 0; i < NR_BAD_SIZES; i++) {
 		size = bad_sizes[i];
 		ksig_fill(&s, KSIG_FILL);
@@ -155,8 +157,8 @@ static int pt_bad_size(pid_t pid)
 			return failf("SETSIGMASK(%zu) returned %ld errno %d, want -1/EINVAL",
 				     size, r, r == -1 ? e : 0);
 		ksig_fill(&after, 0);
-		getmask(pid, 8, after.b);
-		if (memcmp(before.b, after.b, 8))
+		getmask(pid, libc_sz, after.b);
+		if (memcmp(before.b, after.b, libc_sz))
 			return failf("SETSIGMASK(%zu): EINVAL but the mask changed", size);
 	}
 	return 0;
@@ -169,14 +171,14 @@ static int pt_efault(pid_t pid)
 	int e;
 
 	ksig_fill(&before, 0);
-	getmask(pid, 8, before.b);
+	getmask(pid, libc_sz, before.b);
 	errno = 0;
-	r = getmask(pid, 8, unmapped);
+	r = getmask(pid, libc_sz, unmapped);
 	e = errno;
 	if (expect_errno("GETSIGMASK into an unmapped page", r, e, EFAULT))
 		return -1;
 	errno = 0;
-	r = setmask(pid, 8, unmapped);
+	r = setmask(pid, libc_sz, unmapped);
 	e = errno;
 	if (expect_errno("SETSIGMASK from an unmapped page", r, e, EFAULT))
 		return -1;
@@ -188,8 +190,8 @@ static int pt_efault(pid_t pid)
 			return -1;
 	}
 	ksig_fill(&after, 0);
-	getmask(pid, 8, after.b);
-	if (memcmp(before.b, after.b, 8))
+	getmask(pid, libc_sz, after.b);
+	if (memcmp(before.b, after.b, libc_sz))
 		return failf("EFAULT but the mask changed");
 	return 0;
 }
@@ -234,7 +236,7 @@ static void run_ptrace(void)
 		goto report;
 	}
 
-	res[0] = pt_size8(pid, &last);
+	res[0] = pt_libc_size(pid, &last);
 	strcpy(reasons[0], why);
 	res[2] = pt_bad_size(pid);
 	strcpy(reasons[2], why);
@@ -292,6 +294,8 @@ report:
 
 int main(void)
 {
+	snprintf(libc_sz_name, sizeof(libc_sz_name),
+		 "PTRACE_GETSIGMASK/SETSIGMASK with sigsetsize %zu", libc_sz);
 	nsig_begin(NR_PTRACE_CASES);
 	run_ptrace();
 	return nsig_end(NR_PTRACE_CASES);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * nsig_sizes.c - sigsetsize 8, 16..128, 0, 7, 12 and 129 and bad
+ * nsig_sizes.c - libc's sigsetsize (8; MIPS's 16, the only one a kernel
+ * without the series takes), 16..128, 0, 7, 12 and 129 and bad
  * pointers for each system call that takes a sigset (rt_sigprocmask,
  * rt_sigpending, rt_sigsuspend, rt_sigtimedwait, rt_sigaction, signalfd4,
  * ppoll, pselect6, epoll_pwait); no kernel stack in the masks it writes
@@ -199,7 +200,17 @@ static int pending_work(size_t size)
 	return check_out("pending", &p, &want, size);
 }
 
-/* Sizes below 8 copy that many bytes, as before the series; 12, 129 fail */
+/*
+ * rt_sigpending() copies any size below this one: 0..7 with the series;
+ * before it, any size up to the kernel's sigset_t (libc's: 8, MIPS's 16),
+ * the larger ones EINVAL.
+ */
+static size_t pending_copies_below(void)
+{
+	return have_sizes ? KSIG_SIZE_MIN : libc_sz;
+}
+
+/* Sizes below that copy that many bytes, as before the series; 12, 129 fail */
 static int pending_bad_size(size_t size)
 {
 	int sigs[] = { SIGUSR1, SIGUSR2 };
@@ -214,7 +225,7 @@ static int pending_bad_size(size_t size)
 	errno = 0;
 	r = ksig_pending(&p, size);
 	e = errno;
-	if (size < KSIG_SIZE_MIN) {
+	if (size < pending_copies_below()) {
 		if (r)
 			return failf("sigsetsize %zu returned %ld errno %d (%s), want 0 as on base",
 				     size, r, e, strerror(e));
@@ -243,7 +254,7 @@ static int pending_efault(size_t size)
 	e = errno;
 	if (expect_errno("set in an unmapped page", r, e, EFAULT))
 		return -1;
-	if (size == KSIG_SIZE_MIN) {
+	if (size == libc_sz) {
 		errno = 0;
 		r = syscall(SYS_rt_sigpending, unmapped, 4);
 		e = errno;
@@ -549,7 +560,7 @@ static int action_bad_size(size_t size)
 		return -1;
 	if (written(&oact, sizeof(oact)))
 		return failf("sigsetsize %zu: EINVAL but the old action was written", size);
-	if (ksig_action(SIGUSR2, NULL, &oact, KSIG_SIZE_MIN))
+	if (ksig_action(SIGUSR2, NULL, &oact, libc_sz))
 		return failf("read back: %s", strerror(errno));
 	if (oact.handler != (unsigned long)on_sig)
 		return failf("sigsetsize %zu: EINVAL but the handler changed", size);
@@ -847,20 +858,22 @@ static const struct sc calls[] = {
 };
 
 
-/* Every call prints these results: sigsetsize 8, 16..128, the bad sizes and
- * the bad pointers. */
+/* Every call prints these results: libc's sigsetsize, 16..128, the bad
+ * sizes and the bad pointers. */
 #define RESULTS_PER_CALL	4
 
 static void run_call(const struct sc *c)
 {
 	const char *skip = "AT_SIGSET_SZ not in this kernel's uapi headers (no variable sigsetsize)";
 	size_t size, i;
+	char fmt[128];
 	int r;
 
 	reset();
-	r = c->work(KSIG_SIZE_MIN);
+	r = c->work(libc_sz);
 	reset();
-	result(r, "%s: sigsetsize 8\n", c->name);
+	snprintf(fmt, sizeof(fmt), "%%s: sigsetsize %zu\n", libc_sz);
+	result(r, fmt, c->name);
 
 	if (!have_sizes) {
 		ksft_test_result_skip("%s (%s: sigsetsize 16..128)\n", skip, c->name);
@@ -883,28 +896,37 @@ static void run_call(const struct sc *c)
 		reset();
 	}
 	if (c->work == pending_work) {
-		/* all of 0..7 as on base */
-		for (size = 1; size < KSIG_SIZE_MIN && !r; size++) {
+		/* all of 0..7 (0..15 on MIPS before the series) as on base */
+		for (size = 1; size < pending_copies_below() && !r; size++) {
 			r = c->bad_size(size);
 			reset();
 		}
-		result(r, "%s: sigsetsize 0..7 copies that many bytes, 12 and 129 are EINVAL\n",
-		       c->name);
+		snprintf(fmt, sizeof(fmt),
+			 "%%s: sigsetsize 0..%zu copies that many bytes, %s EINVAL\n",
+			 pending_copies_below() - 1,
+			 pending_copies_below() > 12 ? "129 is" : "12 and 129 are");
+		result(r, fmt, c->name);
 	} else {
 		result(r, "%s: sigsetsize 0, 7, 12, 129 are EINVAL\n", c->name);
 	}
 
-	r = c->efault(KSIG_SIZE_MIN);
+	r = c->efault(libc_sz);
 	reset();
 	if (!r && have_sizes) {
-		r = c->efault(16);
+		if (libc_sz < 16)
+			r = c->efault(16);
 		reset();
 		if (!r)
 			r = c->efault(KSIG_SIZE_MAX);
 		reset();
 	}
-	result(r, have_sizes ? "%s: bad pointers are EFAULT (sigsetsize 8, 16, 128)\n" :
-	       "%s: bad pointers are EFAULT (sigsetsize 8)\n", c->name);
+	if (have_sizes)
+		snprintf(fmt, sizeof(fmt), "%%s: bad pointers are EFAULT (sigsetsize %zu%s, 128)\n",
+			 libc_sz, libc_sz < 16 ? ", 16" : "");
+	else
+		snprintf(fmt, sizeof(fmt), "%%s: bad pointers are EFAULT (sigsetsize %zu)\n",
+			 libc_sz);
+	result(r, fmt, c->name);
 }
 
 /*
@@ -920,7 +942,7 @@ static const int leak_sigs[] = { SIGUSR1, SIGRT2, KSIG_SIGINFO };
 
 static size_t last_size(void)
 {
-	return have_sizes ? KSIG_SIZE_MAX : KSIG_SIZE_MIN;
+	return have_sizes ? KSIG_SIZE_MAX : libc_sz;
 }
 
 static int leak_procmask(void)
@@ -930,7 +952,7 @@ static int leak_procmask(void)
 	int r = 0;
 
 	block_sigs(leak_sigs, NR_LEAK_SIGS);
-	for (size = KSIG_SIZE_MIN; size <= last_size() && !r; size += 8) {
+	for (size = libc_sz; size <= last_size() && !r; size += 8) {
 		ksig_fill(&s, KSIG_FILL);
 		if (ksig_procmask(SIG_BLOCK, NULL, &s, size))
 			return failf("sigsetsize %zu: %s", size, strerror(errno));
@@ -951,7 +973,7 @@ static int leak_pending(void)
 	for (i = 0; i < NR_LEAK_SIGS; i++)
 		if (leak_sigs[i])
 			send_sig(leak_sigs[i]);
-	for (size = KSIG_SIZE_MIN; size <= last_size() && !r; size += 8) {
+	for (size = libc_sz; size <= last_size() && !r; size += 8) {
 		ksig_fill(&s, KSIG_FILL);
 		if (ksig_pending(&s, size))
 			return failf("sigsetsize %zu: %s", size, strerror(errno));
@@ -972,7 +994,7 @@ static int leak_action(void)
 	ksig_set_handler(&act, on_sig, KSIG_SA_SIGINFO, &mask);
 	if (ksig_action(SIGUSR2, &act, NULL, ksz))
 		return failf("install: %s", strerror(errno));
-	for (size = KSIG_SIZE_MIN; size <= last_size() && !r; size += 8) {
+	for (size = libc_sz; size <= last_size() && !r; size += 8) {
 		memset(&oact, KSIG_FILL, sizeof(oact));
 		if (ksig_action(SIGUSR2, NULL, &oact, size))
 			return failf("sigsetsize %zu: %s", size, strerror(errno));
@@ -994,11 +1016,15 @@ static const struct {
 
 static void run_leaks(void)
 {
-	const char *range = have_sizes ? "sigsetsize 8..128" : "sigsetsize 8";
+	char range[32];
 	char name[128];
 	size_t i;
 	int r;
 
+	if (have_sizes)
+		snprintf(range, sizeof(range), "sigsetsize %zu..128", libc_sz);
+	else
+		snprintf(range, sizeof(range), "sigsetsize %zu", libc_sz);
 	for (i = 0; i < ARRAY_SIZE(leaks); i++) {
 		reset();
 		why[0] = '\0';

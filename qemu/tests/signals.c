@@ -21,6 +21,14 @@
 
 #define GUARD_SECS	5
 
+/*
+ * The sigsetsize a stock kernel's rt_sigprocmask() takes, its sigset_t, as
+ * libc's _NSIG says (libc passes it too): 64 signals, 8 bytes; MIPS's 128,
+ * 16 bytes (o32 and n32 too).
+ */
+#define SET_BYTES	((_NSIG - 1 + 63) / 64 * 8)
+#define SET_WORDS	(SET_BYTES / 8)
+
 static volatile sig_atomic_t alarm_fired;
 static volatile sig_atomic_t usr1_seen;
 static volatile sig_atomic_t usr2_seen;
@@ -71,46 +79,50 @@ static long raw_sigprocmask(int how, const uint64_t *set, uint64_t *old,
 	return syscall(SYS_rt_sigprocmask, how, set, old, size);
 }
 
+/* SIGUSR1 is in the first 64-bit word, the kernel's layout on every ABI here */
 static void test_rt_sigprocmask(void)
 {
 	const uint64_t bit = 1ULL << (SIGUSR1 - 1);
-	uint64_t set = bit, old = ~0ULL, cur = 0, saved = 0;
+	uint64_t set[SET_WORDS] = { bit }, old[SET_WORDS], cur[SET_WORDS] = { 0 };
+	uint64_t saved[SET_WORDS] = { 0 };
 	long r;
 	int e;
 
+	memset(old, 0xff, sizeof(old));
 	/* Start from a known state: SIGUSR1 unblocked. */
-	if (raw_sigprocmask(SIG_UNBLOCK, &set, &saved, 8)) {
+	if (raw_sigprocmask(SIG_UNBLOCK, set, saved, SET_BYTES)) {
 		ksft_test_result_fail("rt_sigprocmask: unblock: %s\n",
 				      strerror(errno));
 		return;
 	}
-	if (raw_sigprocmask(SIG_BLOCK, &set, &old, 8)) {
-		ksft_test_result_fail("rt_sigprocmask: block with sigsetsize 8: %s\n",
-				      strerror(errno));
+	if (raw_sigprocmask(SIG_BLOCK, set, old, SET_BYTES)) {
+		ksft_test_result_fail("rt_sigprocmask: block with sigsetsize %d: %s\n",
+				      SET_BYTES, strerror(errno));
 		return;
 	}
-	if (raw_sigprocmask(SIG_BLOCK, NULL, &cur, 8)) {
+	if (raw_sigprocmask(SIG_BLOCK, NULL, cur, SET_BYTES)) {
 		ksft_test_result_fail("rt_sigprocmask: read back: %s\n",
 				      strerror(errno));
-		raw_sigprocmask(SIG_SETMASK, &saved, NULL, 8);
+		raw_sigprocmask(SIG_SETMASK, saved, NULL, SET_BYTES);
 		return;
 	}
 	errno = 0;
-	r = raw_sigprocmask(SIG_BLOCK, &set, NULL, 7);
+	r = raw_sigprocmask(SIG_BLOCK, set, NULL, 7);
 	e = errno;
-	raw_sigprocmask(SIG_SETMASK, &saved, NULL, 8);
+	raw_sigprocmask(SIG_SETMASK, saved, NULL, SET_BYTES);
 
-	if (old & bit) {
+	if (old[0] & bit) {
 		ksft_test_result_fail("rt_sigprocmask: old mask 0x%llx has SIGUSR1 after unblock\n",
-				      (unsigned long long)old);
-	} else if (!(cur & bit)) {
+				      (unsigned long long)old[0]);
+	} else if (!(cur[0] & bit)) {
 		ksft_test_result_fail("rt_sigprocmask: new mask 0x%llx lacks SIGUSR1\n",
-				      (unsigned long long)cur);
+				      (unsigned long long)cur[0]);
 	} else if (r != -1 || e != EINVAL) {
 		ksft_test_result_fail("rt_sigprocmask: sigsetsize 7 returned %ld errno %d, want -1/EINVAL\n",
 				      r, e);
 	} else {
-		ksft_test_result_pass("rt_sigprocmask with sigsetsize 8 (7 is EINVAL)\n");
+		ksft_test_result_pass("rt_sigprocmask with sigsetsize %d (7 is EINVAL)\n",
+				      SET_BYTES);
 	}
 }
 
