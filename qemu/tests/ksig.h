@@ -31,9 +31,10 @@
  *				128 signals, o32 and n32 too)
  *	KSIG_HAVE_AT_SIGSET_SZ	1 if <linux/auxvec.h> defines AT_SIGSET_SZ
  *	KSIG_AT_SIGSET_SZ	its value (0 if absent)
- *	KSIG_UC_SIGMASK_EXT	x86-64's uc_flags bit for the signal mask past
- *				64 after the siginfo (<asm/ucontext.h>, or
- *				0x8 where the headers lack it)
+ *	KSIG_UC_SIGMASK_EXT	the uc_flags bit that says a frame holds the
+ *				signal mask past 64 (<asm/ucontext.h> of x86,
+ *				arm64, riscv, loongarch; 0x8, its value on
+ *				each, where the headers lack it)
  *
  * Masks are plain byte arrays (struct ksig_set): signal n is bit (n - 1) % 8
  * of byte (n - 1) / 8, which is the kernel's layout of sigset_t and of
