@@ -196,8 +196,9 @@ static void reset(void)
 	for (i = 0; i < 4; i++)
 		if (sigs[i])
 			set_ign(sigs[i]);
+	/* with every signal the kernel has: 8 bytes would keep SIGINFO */
 	ksig_empty(&none);
-	ksig_procmask(SIG_SETMASK, &none, NULL, CSZ);
+	ksig_procmask(SIG_SETMASK, &none, NULL, have_sizes ? KSIG_SIGSET_BYTES : CSZ);
 	for (i = 0; i < 4; i++)
 		if (sigs[i])
 			install_rt(sigs[i], NULL);
