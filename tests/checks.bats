@@ -143,6 +143,21 @@ KCONFIG_DEBUG='printf "config SIGNALS_DEBUG\n\tbool \"signal debugging\"\n" >>Kc
 	[ -f "$CHECK_SCRATCH/obj/fs/on.o" ]
 }
 
+@test "build checks: a file of UML's half of arch/x86/ is no x86 object" {
+	local first
+	# arch/x86/um/ is built by ARCH=um only (the um cross cells): on x86 its
+	# objects do not compile, at the commit or at its parent.  Before, the
+	# check built arch/x86/um/signal.o and failed, with no new error.
+	# shellcheck disable=SC2016 # run by commit_edit, in the tree
+	first=$(commit_edit "um: a signal frame" 'mkdir -p arch/x86/um &&
+		echo "obj-y += signal.o" >arch/x86/um/Makefile &&
+		echo "this is not C for x86" >arch/x86/um/signal.c')
+	check build-warnings "$first"
+	[ "$status" -eq 0 ]
+	[[ $output == *"no object to build for the files this commit touches"* ]]
+	[ ! -f "$CHECK_SCRATCH/obj/arch/x86/um/signal.o" ]
+}
+
 @test "build checks: the messages cache is keyed on the .config" {
 	local c
 	c=$(commit_edit "signal: SIGNALS_DEBUG" "$KCONFIG_DEBUG; $DEBUG_CODE")

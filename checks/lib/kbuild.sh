@@ -37,9 +37,11 @@ touched() {
 	grep -E "$1" <<<"$list" || true
 }
 
-# x86_buildable FILE: FILE is not under another architecture's arch/.
+# x86_buildable FILE: FILE is not under another architecture's arch/, nor
+# UML's half of arch/x86/ (arch/x86/um/, which only ARCH=um builds: the
+# cross-compile's um cells compile it).
 x86_buildable() {
-	[[ $1 != arch/* || $1 == arch/x86/* ]]
+	[[ $1 != arch/* || ($1 == arch/x86/* && $1 != arch/x86/um/*) ]]
 }
 
 # header_users HEADER: up to two .c files at $commit that include HEADER
