@@ -124,6 +124,17 @@ kernel_code() {
 	esac
 }
 
+# arch_dir_of FILE: the A_DIR of the architecture whose code FILE, under
+# arch/, is: the directory after arch/, but UML's (um) for arch/x86/um/,
+# which only ARCH=um builds (its x86 half; x86's own builds never enter it).
+arch_dir_of() {
+	local d=${1#arch/}
+	case $d in
+	x86/um/*) echo um ;;
+	*) echo "${d%%/*}" ;;
+	esac
+}
+
 # arches_of SHA: the architectures the commit concerns, one a line, as
 # "name" or "-name reason" for one that is not covered.
 arches_of() {
@@ -132,8 +143,7 @@ arches_of() {
 	while IFS= read -r f; do
 		if [[ -z $f ]] || ! kernel_code "$f"; then continue; fi
 		if [[ $f == arch/* ]]; then
-			d=${f#arch/}
-			dirs[${d%%/*}]=1
+			dirs[$(arch_dir_of "$f")]=1
 		else
 			generic=1
 		fi
@@ -268,7 +278,7 @@ plan() {
 	local -a own=() headers=()
 	while IFS= read -r f; do
 		if [[ -z $f ]] || ! kernel_code "$f"; then continue; fi
-		[[ $f != arch/* || $f == arch/$d/* || (-n $also && $f == arch/$also/*) ]] || continue
+		[[ $f != arch/* || $(arch_dir_of "$f") == "$d" || (-n $also && $f == arch/$also/*) ]] || continue
 		case $f in
 		*.c | *.S) own+=("${f%.*}.o") ;;
 		*.h) headers+=("$f") ;;

@@ -82,7 +82,7 @@ header_with_eight_users() {
 	echo "$output" | grep -E '^1 +pass +pass +- +-'
 }
 
-@test "cross-compile: UML compiles a commit that touches arch/x86/ (its x86 half is arch/x86/um/) or arch/um/, and no other" {
+@test "cross-compile: UML compiles a commit that touches arch/x86/ (its x86 half is arch/x86/um/) or arch/um/, and x86 never compiles arch/x86/um/" {
 	printf 'um\tum\t-\tgcc\town\tdefconfig\n' >>"$ARCHES_FILE"
 	make_series one linux-source \
 		"arch/x86/um/s.c:int um_s(void) { return 0; }:x86/um: UML's x86 half" \
@@ -92,7 +92,9 @@ header_with_eight_users() {
 	run ws cross.sh series
 	[ "$status" -eq 0 ]
 	[[ $(cross_row 1 um) == "pass 1 objects; 1 compiled, no errors or warnings (arch/x86/um/s.o)" ]]
-	[[ $(cross_row 1 x86_64) == pass* ]]
+	# Only ARCH=um builds arch/x86/um/: an x86 cell there would compile
+	# nothing of what its config builds (nsig 3/12 was untested so).
+	[ -z "$(cross_row 1 x86_64)" ]
 	[ -z "$(cross_row 2 um)" ]
 	[[ $(cross_row 3 um) == "pass 1 objects; 1 compiled, no errors or warnings (arch/um/u.o)" ]]
 	[ -z "$(cross_row 3 x86_64)" ]
