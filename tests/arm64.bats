@@ -136,13 +136,14 @@ selftest_fixture() {
 	run ! grep -q -- "-o [^ ]*/tests/nsig_compat_32 $WS/qemu/not-built.c" "$FAKE_CC_ARGS"
 	run ! grep -q -- "-m32" "$FAKE_CC_ARGS"
 	# The x86 selftest: stand-ins built from qemu/not-built.c, with the reason.
-	grep -q -- "-o [^ ]*/tests/selftest-x86-single_step_syscall_64 $WS/qemu/not-built.c .*-DWS_NOT_BUILT=\"not built: a selftest for x86_64 only, and this is an arm64 kernel" "$FAKE_CC_ARGS"
+	grep -q -- "-o [^ ]*/tests/selftest-x86-single_step_syscall_64 $WS/qemu/not-built.c .*-DWS_NOT_BUILT=\"not built: a selftest for x86_64,i386 only, and this is an arm64 kernel" "$FAKE_CC_ARGS"
 	grep -q -- "-o [^ ]*/tests/selftest-x86-single_step_syscall_32 $WS/qemu/not-built.c" "$FAKE_CC_ARGS"
 	grep -qxF 'selftest-x86-*/not built: a selftest for x86_64 only, *' "$dir/allowed-skips"
+	grep -qxF 'selftest-x86-*/not built: a selftest for x86_64,i386 only, *' "$dir/allowed-skips"
 }
 
 @test "x86_64 builds the 32-bit tests and x86 selftests for real, and allows no stand-in's skip but arm64's selftests'" {
-	export FIXTURE_CONFIG=$'CONFIG_COMPAT=y\nCONFIG_X86_64=y'
+	export FIXTURE_CONFIG=$'CONFIG_COMPAT=y\nCONFIG_X86=y\nCONFIG_X86_64=y'
 	selftest_fixture
 	export FAKE_CC_ARGS=$BATS_TEST_TMPDIR/cc-args FAKE_QEMU_ARGS=$BATS_TEST_TMPDIR/qemu-args
 	run ws boot.sh series

@@ -62,6 +62,31 @@ initramfs_list() {
 	[ "$output" -eq 2 ]
 }
 
+@test "i386: x86's selftests of both bitnesses run as their _32 programs; the 64-bit-only ones are stand-ins, allowed on no x86 kernel of 64 bits" {
+	# What an i386 kernel's .config has that the fixture's tinyconfig lacks.
+	export FIXTURE_CONFIG=$'CONFIG_X86=y\nCONFIG_X86_32=y'
+	make_tarball ok
+	run ws import.sh
+	[ "$status" -eq 0 ]
+	local x=tools/testing/selftests/x86
+	make_series one linux-source \
+		"$x/single_step_syscall.c:int main(void) { return 0; }:selftests: x86: add single_step_syscall" \
+		"$x/sysret_rip.c:int main(void) { return 0; }:selftests: x86: add sysret_rip"
+	ws apply.sh
+	export FAKE_QEMU_ARGS=$BATS_TEST_TMPDIR/qemu-args FAKE_CC_ARGS=$BATS_TEST_TMPDIR/cc-args
+	BOOT_ARCH=i386 run ws boot.sh arch-heads
+	[ "$status" -eq 0 ]
+	local st="[^ ]*/ksft/$x" dir
+	dir=$WORKDIR/boots/i386-smoke/$(tree rev-parse --short=12 one)
+	grep -q -- "-o [^ ]*/tests/selftest-x86-single_step_syscall_32.plain $st/single_step_syscall.c -pthread -m32 -DWS_NATIVE_32BIT\$" "$FAKE_CC_ARGS"
+	grep -q -- "-o [^ ]*/tests/selftest-x86-single_step_syscall_64 $WS/qemu/not-built.c -DWS_NOT_BUILT=\"not built: no 64-bit user space on a 32-bit kernel\"" "$FAKE_CC_ARGS"
+	grep -q -- "-o [^ ]*/tests/selftest-x86-sysret_rip $WS/qemu/not-built.c -DWS_NOT_BUILT=\"not built: a selftest for x86_64 only, and this is an i386 kernel" "$FAKE_CC_ARGS"
+	# sysret_rip's stand-in is allowed here (no CONFIG_X86_64); nothing
+	# allows a stand-in of an x86_64,i386 selftest on an x86 kernel.
+	grep -qxF 'selftest-x86-*/not built: a selftest for x86_64 only, *' "$dir/allowed-skips"
+	run ! grep -qF 'a selftest for x86_64,i386 only' "$dir/allowed-skips"
+}
+
 @test "mips64el: Malta at the base and the head, with n64, o32 and n32 programs" {
 	command -v mips64el-linux-gnuabi64-gcc >/dev/null || skip "no mips64el-linux-gnuabi64-gcc: make deps installs it"
 	arch_fixture

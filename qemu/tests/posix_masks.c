@@ -481,6 +481,20 @@ static int wake_worker(int kind, int sig, const sigset_t *old)
 }
 
 /*
+ * Wait for child pid, its status into *st; a child still there after
+ * GUARD_SECS is killed and waited for again, so that no case leaves one.
+ */
+static void reap(pid_t pid, int *st)
+{
+	guard();
+	if (waitpid(pid, st, 0) != pid) {
+		kill(pid, SIGKILL);
+		waitpid(pid, st, 0);
+	}
+	unguard();
+}
+
+/*
  * A worker process starts with the old mask blocked, sig in it (so that
  * an early sig stays pending), and makes the call; the parent sends sig
  * after a short delay and kills the worker if it is not done in WAIT_MS.
@@ -533,12 +547,7 @@ static int t_wake(int arg)
 	close(fd[0]);
 	if (k == 0)
 		kill(pid, SIGKILL);
-	guard();
-	if (waitpid(pid, &st, 0) != pid) {
-		kill(pid, SIGKILL);
-		waitpid(pid, &st, 0);
-	}
-	unguard();
+	reap(pid, &st);
 	if (k == 0)
 		return failf("no return within %d ms of %s", WAIT_MS, sname(sig));
 	return n || !WIFEXITED(st) || WEXITSTATUS(st) ?
@@ -737,12 +746,7 @@ static int t_ptrace(int arg)
 		return r;
 	if (r)
 		kill(pid, SIGKILL);
-	guard();
-	if (waitpid(pid, &st, 0) != pid) {
-		kill(pid, SIGKILL);
-		waitpid(pid, &st, 0);
-	}
-	unguard();
+	reap(pid, &st);
 	return r;
 }
 

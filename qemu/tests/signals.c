@@ -7,6 +7,8 @@
  * case fails instead of hanging.
  */
 #define _GNU_SOURCE
+#include "ksig.h"
+
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
@@ -22,11 +24,11 @@
 #define GUARD_SECS	5
 
 /*
- * The sigsetsize a stock kernel's rt_sigprocmask() takes, its sigset_t, as
- * libc's _NSIG says (libc passes it too): 64 signals, 8 bytes; MIPS's 128,
- * 16 bytes (o32 and n32 too).
+ * The sigsetsize a stock kernel's rt_sigprocmask() takes, its sigset_t
+ * (libc passes it too): 64 signals, 8 bytes; MIPS's 128, 16 bytes (o32
+ * and n32 too).  ksig.h says it from the kernel's uapi headers.
  */
-#define SET_BYTES	((_NSIG - 1 + 63) / 64 * 8)
+#define SET_BYTES	KSIG_SIGSET_BYTES_LIBC
 #define SET_WORDS	(SET_BYTES / 8)
 
 static volatile sig_atomic_t alarm_fired;
