@@ -7,7 +7,8 @@
 ///    sigfillset(), [compat_]siginitset[inv](), nsig v3's
 ///    siginitset[inv]_list(), memset(), memcpy(),
 ///    [__]copy_from_user(), get_compat_sigset(), copy_[compat_]sigset_from_
-///    user(), [do_]sigpending(), the destination of sig{and,or,andn}sets(),
+///    user(), nsig's get_uc_sigmask() (a signal frame's mask),
+///    [do_]sigpending(), the destination of sig{and,or,andn}sets(),
 ///    the old set of sigprocmask(), a [__]get_user() into it), or a word
 ///    of it read, before any of these or an assignment.  The RFC's
 ///    prepare_signal() and do_sigaction() hunks drop a siginitset()/
@@ -44,7 +45,8 @@ identifier init = {sigemptyset, sigfillset, siginitset, siginitsetinv,
 		   compat_siginitset, compat_siginitsetinv,
 		   memset, memcpy, copy_from_user, __copy_from_user,
 		   get_compat_sigset, copy_sigset_from_user,
-		   copy_compat_sigset_from_user, do_sigpending, sigpending,
+		   copy_compat_sigset_from_user, get_uc_sigmask,
+		   do_sigpending, sigpending,
 		   sigandsets, sigorsets, sigandnsets};
 identifier getu = {get_user, __get_user, unsafe_get_user};
 expression E, E1, E2;
@@ -161,7 +163,7 @@ def emit(p, msg, org):
 		coccilib.report.print_report(p[0], msg)
 
 
-_INIT_RE = r"\b(sigemptyset|sigfillset|siginitset|siginitsetinv|siginitset_list|siginitsetinv_list|memset|memcpy|__copy_from_user|copy_from_user|get_compat_sigset|copy_sigset_from_user|copy_compat_sigset_from_user|do_sigpending|sigpending|sigandsets|sigorsets|sigandnsets)\s*\(\s*&\s*%s\b"
+_INIT_RE = r"\b(sigemptyset|sigfillset|siginitset|siginitsetinv|siginitset_list|siginitsetinv_list|memset|memcpy|__copy_from_user|copy_from_user|get_compat_sigset|copy_sigset_from_user|copy_compat_sigset_from_user|get_uc_sigmask|do_sigpending|sigpending|sigandsets|sigorsets|sigandnsets)\s*\(\s*&\s*%s\b"
 
 def init_earlier_on_line(p, s):
 	# The control-flow graph has one node per statement, so in

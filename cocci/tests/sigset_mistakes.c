@@ -173,3 +173,14 @@ static void flush_listed(struct task_struct *p)
 	siginitsetinv_list(&b, SIGKILL);
 	flush_sigqueue_mask(&b, &p->pending);
 }
+
+/* negative: nsig's get_uc_sigmask() fills the set from a signal frame */
+static long restore_sigframe(struct rt_sigframe __user *sf, bool ext)
+{
+	sigset_t set;
+
+	if (get_uc_sigmask(&set, &sf->uc.uc_sigmask, ext))
+		return -EFAULT;
+	set_current_blocked(&set);
+	return 0;
+}
