@@ -673,7 +673,7 @@ rules_env() {
 	printf '#define SIGINFO 65\n' >"$h/asm-generic/signal.h"
 	# an x86_64 kernel with 32-bit user space: nothing is a not-built
 	# stand-in but arm64's selftests
-	printf '%s\n' CONFIG_SIGNALS_DEBUG=y CONFIG_COMPAT_32BIT_TIME=y CONFIG_PID_NS=y CONFIG_COMPAT=y CONFIG_X86_64=y CONFIG_64BIT=y >"$cfg"
+	printf '%s\n' CONFIG_SIGNALS_DEBUG=y CONFIG_COMPAT_32BIT_TIME=y CONFIG_PID_NS=y CONFIG_COMPAT=y CONFIG_X86=y CONFIG_X86_64=y CONFIG_64BIT=y >"$cfg"
 	run --separate-stderr "$ALLOWED" "$h" "$st" "$cfg"
 	[ "$status" -eq 0 ]
 	[ "${lines[0]}" = 'posix_masks/this ABI has no legacy sig* system call (*)' ]
