@@ -42,7 +42,7 @@ RESULTS=$REPORT/results.tsv
 LOGS=$WORKDIR/logs
 ARTIFACTS=$WORKDIR/artifacts
 BASE_BRANCH=linux-source        # import's branch: the tarball plus the ignore fix
-WS_START=${WS_START:-$(date +%s)}
+WS_START=${WS_START:-$EPOCHSECONDS}
 export WS_ROOT WORKDIR KVER SERIES_DIR WS_START
 
 # ccache, for build.sh's kernels and for the build checks (check.sh runs
@@ -86,7 +86,7 @@ mmss() {
 }
 
 elapsed() {
-	mmss $(($(date +%s) - WS_START))
+	mmss $((EPOCHSECONDS - WS_START))
 }
 
 # progress STAGE WHAT...: one line per step, with time since the run began.
@@ -261,7 +261,7 @@ require_tree() {
 
 # Seconds since the epoch, for stage timing.
 now() {
-	date +%s
+	echo "$EPOCHSECONDS"
 }
 
 # sanitize: standard input without control characters (terminal escapes in
@@ -368,7 +368,7 @@ clear_cells() {
 	dir=${RESULTS%/*}/cells/$1/$2
 	[[ -d $dir ]] || return 0
 	rm -f "$dir/$3" "$dir/$3"@* || return 1
-	results_view
+	[[ ${WS_TABLE_AT_END:-0} == 1 ]] || results_view
 }
 
 # clear_series NAME: forget every cell of a series, and its plan (its
@@ -463,8 +463,11 @@ BASE_FILE_HELP="it must hold linux-source (linux-source-\$KVER), linux-source-<v
 series_base() {
 	local f=$SERIES_DIR/$1/base
 	[[ -f $f ]] || die "series/$1 has no 'base' file ($BASE_FILE_HELP)"
-	local b
-	b=$(tr -d '[:space:]' <"$f") || exit 1
+	local b=""
+	# read, not a command substitution: series_base runs for every
+	# series in every step, and a fork each time shows in a warm make.
+	IFS= read -r -d '' b <"$f" || [[ -n $b ]] || [[ -r $f ]] || exit 1
+	b=${b//[[:space:]]/}
 	[[ -n $b ]] || die "series/$1/base is empty ($BASE_FILE_HELP)"
 	if [[ $b == linux-source-* ]] && ! is_distro_base "$b"; then
 		die "series/$1/base names '$b', which is not a distro base: a version is two numbers, such as linux-source-6.12"
