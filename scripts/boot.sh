@@ -694,11 +694,6 @@ file_digest() {
 	keep_output "$f" sha256_of "$1"
 }
 
-# sha256_of FILE: its SHA-256, alone on a line.
-sha256_of() {
-	local d
-	d=$(sha256sum "$1") && d=${d%% *} && [[ ${#d} == 64 ]] && echo "$d"
-}
 
 # boot_code: how a boot is run and judged: the code of the functions that
 # start QEMU, make its command line and judge the boot (declare -f: no
@@ -715,7 +710,7 @@ boot_code() {
 qemu_key() {
 	local bin
 	bin=$(command -v "$QEMU") || { echo "QEMU=$QEMU: not found" >&2; return 1; }
-	sha256sum "$(readlink -f "$bin")" | cut -d' ' -f1
+	stat_digest "$(readlink -f "$bin")" || return 1
 	"$QEMU" --version | sed -n 1p
 }
 

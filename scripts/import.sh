@@ -185,7 +185,7 @@ import_version() {
 	tarball=$(tarball_of "$v")
 	ver=$(tarball_version "$tarball")
 	tag=$(dep14_tag "$ver")
-	sum=$(sha256sum "$tarball" | cut -d' ' -f1)
+	sum=$(stat_digest "$tarball") || die "cannot hash $tarball, or keep its digest in $WORKDIR/digests/"
 	if git_tree rev-parse -q --verify "refs/tags/$tag" >/dev/null; then
 		if git_tree log -1 --format=%B "$tag^{commit}" | grep -qx "sha256: $sum"; then
 			branches_of_import "$v"

@@ -229,6 +229,24 @@ keep_output() {
 	printf '%s' "$out"
 }
 
+# sha256_of FILE: its SHA-256, alone on a line.
+sha256_of() {
+	local d
+	d=$(sha256sum "$1") && d=${d%% *} && [[ ${#d} == 64 ]] && echo "$d"
+}
+
+# stat_digest FILE: FILE's SHA-256 (sha256_of), hashed once per content as
+# git's index does it: kept in $WORKDIR/digests/ under a key of FILE's path
+# and stat (size, modification and change times, inode, device), so that
+# any write to FILE, which moves its change time, hashes it again.  For the
+# large files every run reads and seldom changes (the distro tarballs,
+# QEMU's binary).
+stat_digest() {
+	local st
+	st=$(stat -L -c '%s %y %z %i %d' -- "$1") || return 1
+	keep_output "$WORKDIR/digests/$(printf '%s\n%s\n' "$1" "$st" | key_of 32)" sha256_of "$1"
+}
+
 # capture ARRAY CMD...: CMD's output lines into ARRAY.  Unlike mapfile from
 # a process substitution, a failing CMD (an unknown series, a missing patch)
 # stops the script with CMD's message.

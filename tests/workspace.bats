@@ -50,6 +50,28 @@ import_fixture() {
 	[ "$(tree rev-parse linux-source)" = "$before" ]
 }
 
+@test "import sees a packaged tarball whose content changed under the same version, though the first one's digest is kept" {
+	# A tarball dpkg says linux-source-9.9 9.9-1 ships (its version is the
+	# package's, not its content's, as for Debian's real one).
+	mkdir -p "$BATS_TEST_TMPDIR/bin"
+	cat >"$BATS_TEST_TMPDIR/bin/dpkg-query" <<-'EOF'
+		#!/bin/sh
+		case $1 in -S) echo "linux-source-9.9: $2" ;; -W) printf 9.9-1 ;; *) exit 1 ;; esac
+	EOF
+	chmod +x "$BATS_TEST_TMPDIR/bin/dpkg-query"
+	export PATH=$BATS_TEST_TMPDIR/bin:$PATH
+	run ws import.sh
+	[ "$status" -eq 0 ]
+	run ws import.sh
+	[[ $output == *"is already imported (debian/9.9-1)"* ]]
+	# Another tarball of the same version, written over the first: its
+	# digest, kept by path and stat, must not be the first one's.
+	make_tarball "changed"
+	run ws import.sh
+	[ "$status" -ne 0 ]
+	[[ $output == *"tag debian/9.9-1 exists but $TARBALL has different content"* ]]
+}
+
 @test "import is reproducible: two WORKDIRs, and a re-import after another version, give the same base sha" {
 	import_fixture
 	local first tag
