@@ -670,10 +670,8 @@ boot_key() {
 	shift 4
 	qemu_key_once || return 1
 	{
-		file_digest "$art/$BA_KERNEL" || exit 1
-		# The initramfs by the file its link names: a guest directory
-		# holds one content, and many boots share it.
-		file_digest "$(readlink -f "$dir/initramfs.cpio")" || exit 1
+		stat_digest "$art/$BA_KERNEL" || exit 1
+		stat_digest "$dir/initramfs.cpio" || exit 1
 		sha256sum "$WS_ROOT/qemu/ktap-verdict" "$dir/allowed-skips" | cut -d' ' -f1
 		boot_code
 		echo "$QEMU_KEY"
@@ -681,19 +679,6 @@ boot_key() {
 			"cmdline=$(kernel_cmdline "$art")" "${@//"$dir"/BOOT_DIR}"
 	} | key_of 32
 }
-
-# file_digest FILE: FILE's SHA-256, kept in $ARTIFACTS/digests/ (beside
-# the config keys in $ARTIFACTS/keys/; not in the boot cache, which holds
-# passing boots only) while FILE is not newer: a kernel image or an
-# initramfs is hashed once, not for each of its boots.  FILE is a path
-# that names one content (an artifact's or a guest directory's, both
-# named by their keys), never a link another run may point elsewhere.
-file_digest() {
-	local f=$ARTIFACTS/digests/${1//\//%}
-	[[ ! -f $f || $f -nt $1 ]] || rm -f "$f" || return 1
-	keep_output "$f" sha256_of "$1"
-}
-
 
 # boot_code: how a boot is run and judged: the code of the functions that
 # start QEMU, make its command line and judge the boot (declare -f: no

@@ -124,14 +124,16 @@ kernel_code() {
 	esac
 }
 
-# arch_dir_of FILE: the A_DIR of the architecture whose code FILE, under
-# arch/, is: the directory after arch/, but UML's (um) for arch/x86/um/,
-# which only ARCH=um builds (its x86 half; x86's own builds never enter it).
+# arch_dir_of FILE VAR: into VAR, the A_DIR of the architecture whose
+# code FILE, under arch/, is: the directory after arch/, but UML's (um)
+# for arch/x86/um/, which only ARCH=um builds (its x86 half; x86's own
+# builds never enter it).  Into a variable, not printed: it runs for every
+# touched file of every cell, and a command substitution forks.
 arch_dir_of() {
-	local d=${1#arch/}
-	case $d in
-	x86/um/*) echo um ;;
-	*) echo "${d%%/*}" ;;
+	local _rest=${1#arch/}
+	case $_rest in
+	x86/um/*) printf -v "$2" um ;;
+	*) printf -v "$2" '%s' "${_rest%%/*}" ;;
 	esac
 }
 
@@ -143,7 +145,8 @@ arches_of() {
 	while IFS= read -r f; do
 		if [[ -z $f ]] || ! kernel_code "$f"; then continue; fi
 		if [[ $f == arch/* ]]; then
-			dirs[$(arch_dir_of "$f")]=1
+			arch_dir_of "$f" d
+			dirs[$d]=1
 		else
 			generic=1
 		fi
@@ -274,11 +277,12 @@ sample() {
 # plan SHA NAME FILE: the objects to compile for architecture NAME into
 # FILE; prints how they were chosen.
 plan() {
-	local sha=$1 name=$2 file=$3 d=${A_DIR[$2]} also=${A_ALSO[$2]:-} f n na left nh=0 total=0
+	local sha=$1 name=$2 file=$3 d=${A_DIR[$2]} also=${A_ALSO[$2]:-} f fd n na left nh=0 total=0
 	local -a own=() headers=()
 	while IFS= read -r f; do
 		if [[ -z $f ]] || ! kernel_code "$f"; then continue; fi
-		[[ $f != arch/* || $(arch_dir_of "$f") == "$d" || (-n $also && $f == arch/$also/*) ]] || continue
+		[[ $f != arch/* ]] || arch_dir_of "$f" fd
+		[[ $f != arch/* || $fd == "$d" || (-n $also && $f == arch/$also/*) ]] || continue
 		case $f in
 		*.c | *.S) own+=("${f%.*}.o") ;;
 		*.h) headers+=("$f") ;;

@@ -43,7 +43,9 @@ tarball_version() {
 	else
 		# Not from a package (a test fixture, a hand-made tarball): name it
 		# by content so that a different tarball is a different version.
-		printf 'local-%s' "$(sha256sum "$1" | cut -c1-12)"
+		local d
+		d=$(stat_digest "$1") || return 1
+		printf 'local-%s' "${d:0:12}"
 	fi
 }
 
@@ -183,7 +185,7 @@ branches_of_import() {
 import_version() {
 	local v=$1 tarball ver tag sum
 	tarball=$(tarball_of "$v")
-	ver=$(tarball_version "$tarball")
+	ver=$(tarball_version "$tarball") || die "cannot tell the version of $tarball"
 	tag=$(dep14_tag "$ver")
 	sum=$(stat_digest "$tarball") || die "cannot hash $tarball, or keep its digest in $WORKDIR/digests/"
 	if git_tree rev-parse -q --verify "refs/tags/$tag" >/dev/null; then

@@ -236,15 +236,18 @@ sha256_of() {
 }
 
 # stat_digest FILE: FILE's SHA-256 (sha256_of), hashed once per content as
-# git's index does it: kept in $WORKDIR/digests/ under a key of FILE's path
-# and stat (size, modification and change times, inode, device), so that
-# any write to FILE, which moves its change time, hashes it again.  For the
-# large files every run reads and seldom changes (the distro tarballs,
-# QEMU's binary).
+# git's index does it: kept as $WORKDIR/digests/<FILE's absolute path>/<its
+# stat> (size, modification and change times in nanoseconds, inode,
+# device), so that any write to FILE, which moves its change time, hashes
+# it again; a link is taken by its target's stat, so another target is
+# another digest.  One stat per call, no hash of the key: for the large
+# files every run reads and seldom changes (the distro tarballs, QEMU's
+# binary, each kernel image and initramfs a boot's key names).
 stat_digest() {
-	local st
-	st=$(stat -L -c '%s %y %z %i %d' -- "$1") || return 1
-	keep_output "$WORKDIR/digests/$(printf '%s\n%s\n' "$1" "$st" | key_of 32)" sha256_of "$1"
+	local path=$1 st
+	[[ $path == /* ]] || path=$PWD/$path
+	st=$(stat -L -c '%s-%.9Y-%.9Z-%i-%d' -- "$path") || return 1
+	keep_output "$WORKDIR/digests$path/$st" sha256_of "$path"
 }
 
 # capture ARRAY CMD...: CMD's output lines into ARRAY.  Unlike mapfile from
@@ -354,8 +357,7 @@ record() {
 		rm -f "$tmp"
 		die "could not store the $stage cell of $series [$index] ($status) in $file (is the disk full?); the cells stored before it are kept"
 	fi
-	# make (all.sh) writes the table once, at its end.
-	[[ ${WS_TABLE_AT_END:-0} == 1 ]] || results_view
+	results_view
 }
 
 # results_view: $RESULTS rewritten from the store (the decided cells; the
@@ -364,7 +366,11 @@ record() {
 # stages writing it at once may leave out the other's newest cell until
 # the next record; make matrix writes it whole from the store.  A view
 # that cannot be written (a full disk) is named; the store keeps the cells.
+# Not inside make (all.sh sets WS_TABLE_AT_END): it writes the table once,
+# at its end, from the store, not again at every cell a stage records or
+# clears.
 results_view() {
+	[[ ${WS_TABLE_AT_END:-0} != 1 ]] || return 0
 	local tmp=$RESULTS.new.$BASHPID f
 	local -a files=()
 	# Every cell file (a .tmp one starts with a dot, which * leaves out).
@@ -386,7 +392,7 @@ clear_cells() {
 	dir=${RESULTS%/*}/cells/$1/$2
 	[[ -d $dir ]] || return 0
 	rm -f "$dir/$3" "$dir/$3"@* || return 1
-	[[ ${WS_TABLE_AT_END:-0} == 1 ]] || results_view
+	results_view
 }
 
 # clear_series NAME: forget every cell of a series, and its plan (its
