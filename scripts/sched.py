@@ -1,0 +1,321 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""sched.py: the stages of make, each run when what it needs is done.
+
+  sched.py REPORT [--last SECS] SERIES...
+        Runs the stage jobs that the plans of SERIES (REPORT/plan/<series>,
+        written by cells.py plan; SERIES in the order they were applied)
+        owe, and returns when every job has ended: 0, whatever the jobs
+        decided (the cells say that), or 128 + the signal that stopped it.
+        SECS: how long the last make of the same series took here, said at
+        each series' start.
+
+A job is one stage script run for the cells of one stage (build.sh series
+for a series' build cells, boot.sh arch-builds for one architecture's
+build-<arch> cells of every series, ...), from the table JOBS.  Each job
+runs in one of three lanes, one job at a time per lane:
+
+  build   the kernel builds and cross-compiles: never two at once, as they
+          share the workspace's source worktree and take every core
+  boot    the boots, which take the kernels a build job left (BOOT_PREBUILT=1)
+          and mostly wait for their guests
+  checks  the per-commit checks, mostly one core's work (Sphinx, spatch)
+
+A job starts when the jobs it needs have ended (a boot needs its build, a
+cross-compile the smoke build of its series, whose .cmd files say which
+objects include a header) and its lane is free; among the ready jobs of a
+lane the first in the table's order goes, series by series.  A job that
+fails does not stop the others: its stage script recorded what it decided,
+and the plan shows as missing what it did not.  CHECKS_BESIDE=0 runs the
+checks in the build lane, before each series' build; BOOTS_BESIDE=0 runs
+the boots there, after each build (and builds what they find missing).
+
+Every job runs in a session of its own, with no terminal input; on
+SIGINT or SIGTERM every process of every running job's session (QEMU
+included) is sent SIGTERM, and sched.py waits for the jobs and exits.
+Each job's seconds go to REPORT/bench-raw.tsv as a "phase" row, as
+lib.sh's bench writes them.
+"""
+
+import dataclasses
+import os
+import signal
+import subprocess
+import sys
+import time
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cells  # noqa: E402
+
+LANES = ("build", "boot", "checks")
+
+
+@dataclasses.dataclass(frozen=True)
+class Kind:
+    """How the cells of one stage are decided: the script, its arguments,
+    its lane, the kind of job it needs first, and whether it is one job
+    for every series (an architecture's) or one per series."""
+    argv: tuple
+    lane: str
+    needs: str = ""
+    per_arch: bool = False
+
+
+# The jobs, in their order among a lane's ready jobs: a series' checks,
+# build, boots and cross-compile; then the debug build and boot of each
+# head; then each other boot architecture's builds and boots.
+JOBS = {
+    "checks": Kind(("check.sh",), "checks"),
+    "build": Kind(("build.sh", "series"), "build"),
+    "boot": Kind(("boot.sh", "series"), "boot", needs="build"),
+    "cross": Kind(("cross.sh", "series"), "build", needs="build"),
+    "build-debug": Kind(("boot.sh", "heads-build"), "build"),
+    "boot-debug": Kind(("boot.sh", "heads"), "boot", needs="build-debug"),
+    "build-arch": Kind(("boot.sh", "arch-builds"), "build", per_arch=True),
+    "boot-arch": Kind(("boot.sh", "arch-boots"), "boot", needs="build-arch", per_arch=True),
+}
+ORDER = {kind: i for i, kind in enumerate(JOBS)}
+
+
+def kind_of(stage):
+    """The job kind that decides planned STAGE (apply is decided before
+    the jobs; any stage that is no other's is a check's)."""
+    if stage == "apply":
+        return None
+    if stage in ("build", "boot", "cross"):
+        return stage
+    if stage == "boot-debug":
+        return "build-debug"      # its kernel first: both jobs are owed
+    if cells.is_arch_stage(stage):
+        return "build-arch"       # the same: the build, then the boot
+    return "checks"
+
+
+@dataclasses.dataclass
+class Job:
+    kind: str
+    series: tuple       # one series, or each series an architecture's job is for
+    arch: str = ""
+    proc: subprocess.Popen = None
+    started: float = 0.0
+    status: int = None
+
+    @property
+    def name(self):
+        return f"{self.kind} {self.arch or self.series[0]}"
+
+    @property
+    def spec(self):
+        return JOBS[self.kind]
+
+    def env(self):
+        env = {"SERIES": ",".join(self.series)}
+        if self.arch:
+            env["BOOT_ARCH"] = self.arch
+        return env
+
+
+def plan_jobs(report, series):
+    """The jobs SERIES' plans owe, in the order a lane takes them."""
+    owed = {}   # (kind, series or arch) -> Job
+    arch_series = {}
+    planned = cells.read_plans(report)
+    for s in series:
+        for p in planned:
+            if p.series != s:
+                continue
+            kind = kind_of(p.stage)
+            if kind is None:
+                continue
+            kinds = [kind]
+            if kind == "build-debug":
+                kinds.append("boot-debug")
+            elif kind == "build-arch":
+                kinds.append("boot-arch")
+            for k in kinds:
+                if JOBS[k].per_arch:
+                    arch = p.arch
+                    arch_series.setdefault(arch, [])
+                    if s not in arch_series[arch]:
+                        arch_series[arch].append(s)
+                    owed.setdefault((k, arch), Job(k, (), arch))
+                else:
+                    owed.setdefault((k, s), Job(k, (s,)))
+    for (k, who), job in owed.items():
+        if JOBS[k].per_arch:
+            job.series = tuple(arch_series[who])
+    arch_rank = {a: i for i, a in enumerate(cells.boot_arch_order(list(arch_series)))}
+    series_rank = {s: i for i, s in enumerate(series)}
+
+    def rank(job):
+        # The per-series jobs of the first kinds go series by series
+        # (checks, build, boot, cross of one, then the next's); the debug
+        # heads after them all, then the architectures.
+        if job.spec.per_arch:
+            return (2, arch_rank[job.arch], ORDER[job.kind])
+        if job.kind in ("build-debug", "boot-debug"):
+            return (1, series_rank[job.series[0]], ORDER[job.kind])
+        return (0, series_rank[job.series[0]], ORDER[job.kind])
+
+    return sorted(owed.values(), key=rank)
+
+
+class Stopped(Exception):
+    def __init__(self, signum):
+        super().__init__(signum)
+        self.signum = signum
+
+
+def on_signal(signum, _frame):
+    raise Stopped(signum)
+
+
+class Scheduler:
+    def __init__(self, report, series, last_secs, jobs, ws_root=None):
+        self.report = report
+        self.series = series
+        self.last = last_secs
+        self.jobs = jobs
+        self.root = ws_root or os.environ.get("WS_ROOT") or os.path.dirname(
+            os.path.dirname(os.path.abspath(__file__)))
+        self.start = int(os.environ.get("WS_START") or time.time())
+        beside = {"checks": os.environ.get("CHECKS_BESIDE", "1") != "0",
+                  "boot": os.environ.get("BOOTS_BESIDE", "1") != "0"}
+        self.lane = {k: (s.lane if beside.get(s.lane, True) else "build") for k, s in JOBS.items()}
+        self.beside = beside
+        self.running = {}   # pid -> Job
+        self.said = set()
+
+    def progress(self, stage, what):
+        secs = int(time.time()) - self.start
+        print(f"[{secs // 60}:{secs % 60:02d}] {stage:<10} {what}", flush=True)
+
+    def so_far(self):
+        if not self.last:
+            return ""
+        secs = int(time.time()) - self.start
+        return (f", elapsed {secs // 60}:{secs % 60:02d} of about "
+                f"{self.last // 60}:{self.last % 60:02d} (the last make's)")
+
+    def commits(self, s):
+        return max((p.index for p in cells.read_plans(self.report) if p.series == s), default=0)
+
+    def announce(self, job):
+        lane = self.lane[job.kind]
+        if job.kind == "build":
+            k = self.series.index(job.series[0]) + 1
+            self.progress("series", f"=== series {k} of {len(self.series)}: {job.series[0]} "
+                                    f"({self.commits(job.series[0])} commits){self.so_far()} ===")
+        if lane == "checks" and "checks" not in self.said:
+            self.said.add("checks")
+            names = " ".join(j.series[0] for j in self.jobs if j.kind == "checks")
+            self.progress("checks", f"the checks of {names} run in the background beside the builds and boots")
+        if lane == "boot" and "boot" not in self.said:
+            self.said.add("boot")
+            self.progress("boot", "the boots run in the background beside the next builds")
+
+    def launch(self, job):
+        self.announce(job)
+        env = dict(os.environ, **job.env())
+        if self.lane[job.kind] == "boot":
+            env["BOOT_PREBUILT"] = "1"   # a boot beside the builds never builds
+        argv = ["bash", os.path.join(self.root, "scripts", job.spec.argv[0]), *job.spec.argv[1:]]
+        job.started = time.time()
+        job.proc = subprocess.Popen(argv, env=env, stdin=subprocess.DEVNULL, start_new_session=True)
+        self.running[job.proc.pid] = job
+
+    def ready(self, job):
+        need = job.spec.needs
+        if not need:
+            return True
+        return all(j.status is not None for j in self.jobs
+                   if j.kind == need and (j.spec.per_arch and j.arch == job.arch
+                                          or not j.spec.per_arch and j.series == job.series))
+
+    def fill(self):
+        busy = {self.lane[j.kind] for j in self.running.values()}
+        for job in self.jobs:
+            lane = self.lane[job.kind]
+            if job.proc is None and lane not in busy and self.ready(job):
+                self.launch(job)
+                busy.add(lane)
+
+    def ended(self, pid, status):
+        job = self.running.pop(pid)
+        job.status = os.waitstatus_to_exitcode(status)
+        job.proc.returncode = job.status
+        secs = int(time.time() - job.started)
+        what = " ".join(job.spec.argv)
+        try:
+            with open(os.path.join(self.report, "bench-raw.tsv"), "a", encoding="utf-8") as f:
+                f.write(f"phase\t{what}\t{secs}\n")
+        except OSError as e:
+            cells.warn(f"could not record the seconds of {what} in {self.report}/bench-raw.tsv: {e}")
+        if job.status < 0 or job.status > 128:
+            self.progress(job.kind, f"{what} (SERIES={','.join(job.series)}) was stopped ({job.status})")
+        if self.running and all(self.lane[j.kind] != "build" for j in self.running.values()) \
+                and all(j.proc is not None for j in self.jobs if self.lane[j.kind] == "build"):
+            for lane in sorted({self.lane[j.kind] for j in self.running.values()}):
+                if lane not in self.said or f"wait-{lane}" in self.said:
+                    continue
+                self.said.add(f"wait-{lane}")
+                self.progress(lane, f"waiting for the {'boots' if lane == 'boot' else 'checks'} to finish")
+
+    def stop(self):
+        """Every running job's session sent SIGTERM, and waited for."""
+        for pid in list(self.running):
+            subprocess.run(["pkill", "-TERM", "-s", str(pid)], check=False)
+        for pid in list(self.running):
+            while True:
+                try:
+                    _, status = os.waitpid(pid, 0)
+                    break
+                except ChildProcessError:
+                    status = 0
+                    break
+                except Stopped:
+                    continue
+            self.ended(pid, status)
+
+    def run(self):
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(signum, on_signal)
+        try:
+            self.fill()
+            while self.running:
+                pid, status = os.waitpid(-1, 0)
+                if pid in self.running:
+                    self.ended(pid, status)
+                    self.fill()
+        except Stopped as e:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+            signal.signal(signal.SIGTERM, signal.SIG_IGN)
+            self.stop()
+            return 128 + e.signum
+        return 0
+
+
+def main(argv):
+    usage = __doc__.split("\n\n")[1]
+    last = 0
+    if len(argv) >= 3 and argv[1] == "--last":
+        if not argv[2].isdigit():
+            print(f"sched.py: --last wants seconds (got '{argv[2]}')", file=sys.stderr)
+            return 2
+        last = int(argv[2])
+        argv = argv[:1] + argv[3:]
+    if not argv:
+        print(usage, file=sys.stderr)
+        return 2
+    report, series = argv[0], argv[1:]
+    try:
+        jobs = plan_jobs(report, series)
+    except (OSError, ValueError) as e:
+        print(f"sched.py: cannot read the plans in {report}/plan: {e}", file=sys.stderr)
+        return 1
+    return Scheduler(report, series, last, jobs).run()
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,163 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Tests of scripts/sched.py: the jobs two series' plans owe, in the order
+the lanes take them (golden, tests/fixtures/sched/expected.jobs); a run with
+stand-in stage scripts, where no two build-lane jobs overlap, each boot and
+cross-compile starts after its build, the boot lane runs beside the next
+build, and each job's seconds are recorded; a SIGTERM that stops every job's
+session."""
+
+import os
+import pathlib
+import signal
+import subprocess
+import sys
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+TOOL = ROOT / "scripts" / "sched.py"
+CELLS = ROOT / "scripts" / "cells.py"
+FIX = ROOT / "tests" / "fixtures"
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, str(ROOT / "scripts"))
+import sched  # noqa: E402
+
+
+def make_plans(report, arches="arm64,i386", debug="1", checks="checkpatch"):
+    commits = (FIX / "cells" / "commits").read_text()
+    for s in ("one", "two"):
+        proc = subprocess.run([str(CELLS), "plan", str(report), s, checks, debug, arches],
+                              input=commits, capture_output=True, text=True)
+        assert proc.returncode == 0, proc.stderr
+
+
+def describe(jobs):
+    return "".join(f"{j.kind}\t{','.join(j.series)}\t{j.arch or '-'}\t{j.spec.lane}\t"
+                   f"{j.spec.needs or '-'}\t{' '.join(j.spec.argv)}\n" for j in jobs)
+
+
+def test_the_jobs_of_two_series_are_the_golden_ones(tmp_path):
+    make_plans(tmp_path)
+    jobs = sched.plan_jobs(str(tmp_path), ["one", "two"])
+    assert describe(jobs) == (FIX / "sched" / "expected.jobs").read_text()
+
+
+def test_a_series_not_applied_owes_no_job_and_no_arch_job_names_it(tmp_path):
+    make_plans(tmp_path)
+    jobs = sched.plan_jobs(str(tmp_path), ["two"])
+    assert all(j.series == ("two",) for j in jobs)
+    assert [j.kind for j in jobs if j.arch] == ["build-arch", "boot-arch"] * 2
+
+
+def test_without_debug_and_arches_only_the_series_jobs(tmp_path):
+    make_plans(tmp_path, arches="", debug="0", checks="")
+    jobs = sched.plan_jobs(str(tmp_path), ["one"])
+    assert [j.kind for j in jobs] == ["build", "boot", "cross"]
+
+
+STAND_IN = """#!/bin/bash
+# A stage script: its start and end in the log, SECS seconds between.
+echo "start $(basename "$0") $* $SERIES ${BOOT_ARCH:-} ${BOOT_PREBUILT:-0} $EPOCHREALTIME" >>"$LOG"
+sleep "${SECS:-0.3}"
+echo "end $(basename "$0") $* $SERIES ${BOOT_ARCH:-} $EPOCHREALTIME" >>"$LOG"
+"""
+
+
+def stand_ins(tmp_path):
+    root = tmp_path / "ws"
+    (root / "scripts").mkdir(parents=True)
+    for name in ("build.sh", "boot.sh", "cross.sh", "check.sh"):
+        (root / "scripts" / name).write_text(STAND_IN)
+    return root
+
+
+def run_sched(tmp_path, series=("one", "two"), extra_env=None, wait=True):
+    root = stand_ins(tmp_path)
+    report = tmp_path / "report"
+    make_plans(report)
+    env = dict(os.environ, WS_ROOT=str(root), LOG=str(tmp_path / "log"),
+               WS_START=str(int(time.time())), **(extra_env or {}))
+    proc = subprocess.Popen([str(TOOL), str(report), *series], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if not wait:
+        return proc, report
+    out, _ = proc.communicate(timeout=120)
+    assert proc.returncode == 0, out
+    return out, report
+
+
+def spans(log):
+    """(job, start, end, prebuilt) for each job of the log."""
+    starts, result = {}, []
+    for line in log.read_text().splitlines():
+        word, script, *rest = line.split()
+        key = (script, *rest[:-1]) if word == "end" else (script, *rest[:-2])
+        if word == "start":
+            starts[key] = (float(rest[-1]), rest[-2])
+        else:
+            t0, prebuilt = starts.pop(key)
+            result.append((" ".join(key), t0, float(rest[-1]), prebuilt))
+    assert not starts, f"jobs that never ended: {starts}"
+    return result
+
+
+def test_the_lanes_keep_the_order_the_jobs_need(tmp_path):
+    out, report = run_sched(tmp_path)
+    jobs = spans(tmp_path / "log")
+    by = {name: (t0, t1) for name, t0, t1, _ in jobs}
+    # Every job of the plan ran once.
+    assert len(jobs) == len(sched.plan_jobs(str(report), ["one", "two"]))
+    build_lane = sorted((t0, t1) for name, t0, t1, _ in jobs
+                        if name.startswith(("build.sh", "cross.sh"))
+                        or "heads-build" in name or "arch-builds" in name)
+    for (_, end), (start, _) in zip(build_lane, build_lane[1:]):
+        assert start >= end, "two build-lane jobs at once"
+    for s in ("one", "two"):
+        assert by[f"boot.sh series {s}"][0] >= by[f"build.sh series {s}"][1]
+        assert by[f"cross.sh series {s}"][0] >= by[f"build.sh series {s}"][1]
+        assert by[f"boot.sh heads {s}"][0] >= by[f"boot.sh heads-build {s}"][1]
+    for arch in ("arm64", "i386"):
+        assert by[f"boot.sh arch-boots one,two {arch}"][0] >= by[f"boot.sh arch-builds one,two {arch}"][1]
+    # The boot lane ran beside the build lane: series one's boots while
+    # its cross-compile or series two's build ran.
+    b0, b1 = by["boot.sh series one"]
+    assert any(t0 < b1 and b0 < t1 for name, t0, t1, _ in jobs
+               if name in ("cross.sh series one", "build.sh series two"))
+    # A boot beside the builds never builds; the builds are not told so.
+    assert all(pre == "1" for name, _, _, pre in jobs if name.startswith("boot.sh") and
+               "build" not in name)
+    assert all(pre == "0" for name, _, _, pre in jobs if "build" in name)
+    assert "the boots run in the background beside the next builds" in out
+    assert "=== series 2 of 2: two (2 commits) ===" in out
+    phases = [line.split("\t") for line in (report / "bench-raw.tsv").read_text().splitlines()]
+    assert len(phases) == len(jobs) and all(p[0] == "phase" for p in phases)
+
+
+def test_boots_besides_0_runs_each_boot_after_its_build_in_turn(tmp_path):
+    run_sched(tmp_path, extra_env={"BOOTS_BESIDE": "0", "CHECKS_BESIDE": "0"})
+    jobs = sorted(spans(tmp_path / "log"), key=lambda j: j[1])
+    for (_, _, end, _), (_, start, _, _) in zip(jobs, jobs[1:]):
+        assert start >= end, "two jobs at once with both lanes off"
+    names = [name for name, *_ in jobs]
+    assert names[:4] == ["check.sh one", "build.sh series one", "boot.sh series one",
+                         "cross.sh series one"]
+    assert all(pre == "0" for *_, pre in jobs)
+
+
+def test_sigterm_stops_every_job_and_sched_exits(tmp_path):
+    proc, report = run_sched(tmp_path, extra_env={"SECS": "60"}, wait=False)
+    log = tmp_path / "log"
+    for _ in range(100):
+        if log.exists() and len(log.read_text().splitlines()) >= 2:
+            break
+        time.sleep(0.1)
+    sleepers = subprocess.run(["pgrep", "-f", "^sleep 60$"], capture_output=True, text=True).stdout.split()
+    assert len(sleepers) == 2, "the build and checks lanes' jobs should both run"
+    t0 = time.time()
+    proc.send_signal(signal.SIGTERM)
+    proc.communicate(timeout=30)
+    assert proc.returncode == 128 + signal.SIGTERM
+    assert time.time() - t0 < 10
+    for pid in sleepers:
+        assert not pathlib.Path(f"/proc/{pid}").exists() or \
+            pathlib.Path(f"/proc/{pid}/stat").read_text().split()[2] == "Z"
