@@ -222,7 +222,13 @@ class Scheduler:
             env["BOOT_PREBUILT"] = "1"   # a boot beside the builds never builds
         argv = ["bash", os.path.join(self.root, "scripts", job.spec.argv[0]), *job.spec.argv[1:]]
         job.started = time.time()
-        job.proc = subprocess.Popen(argv, env=env, stdin=subprocess.DEVNULL, start_new_session=True)
+        try:
+            job.proc = subprocess.Popen(argv, env=env, stdin=subprocess.DEVNULL, start_new_session=True)
+        except OSError as e:
+            cells.warn(f"could not start {' '.join(argv)} (SERIES={env['SERIES']}): {e}")
+            job.proc = False
+            job.status = 127
+            return
         self.running[job.proc.pid] = job
 
     def ready(self, job):
@@ -239,7 +245,8 @@ class Scheduler:
             lane = self.lane[job.kind]
             if job.proc is None and lane not in busy and self.ready(job):
                 self.launch(job)
-                busy.add(lane)
+                if job.proc:
+                    busy.add(lane)
 
     def ended(self, pid, status):
         job = self.running.pop(pid)
