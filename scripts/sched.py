@@ -37,6 +37,7 @@ Each job's seconds go to REPORT/bench-raw.tsv as a "phase" row, as
 lib.sh's bench writes them.
 """
 
+import contextlib
 import dataclasses
 import os
 import signal
@@ -161,13 +162,42 @@ def plan_jobs(report, series):
     return sorted(owed.values(), key=rank)
 
 
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+STOP_GRACE = 20     # seconds a stopped job has to end before SIGKILL
+
+
+@contextlib.contextmanager
+def blocked():
+    """STOP_SIGNALS held back for the block; one that came is handled at
+    its end."""
+    signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
+
+
+def unblock():
+    """In a job, before its script: the signals blocked() held back are
+    the job's again (a signal mask outlives exec)."""
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
+
+
 class Stopped(Exception):
     def __init__(self, signum):
         super().__init__(signum)
         self.signum = signum
 
 
+STOPPING = []
+
+
 def on_signal(signum, _frame):
+    """The first stop signal stops the run; another one, while the jobs
+    are being stopped (all.sh's TERM after Ctrl-C), only waits its turn."""
+    if STOPPING:
+        return
+    STOPPING.append(signum)
     raise Stopped(signum)
 
 
@@ -183,7 +213,6 @@ class Scheduler:
         beside = {"checks": os.environ.get("CHECKS_BESIDE", "1") != "0",
                   "boot": os.environ.get("BOOTS_BESIDE", "1") != "0"}
         self.lane = {k: (s.lane if beside.get(s.lane, True) else "build") for k, s in JOBS.items()}
-        self.beside = beside
         self.running = {}   # pid -> Job
         self.said = set()
 
@@ -223,7 +252,8 @@ class Scheduler:
         argv = ["bash", os.path.join(self.root, "scripts", job.spec.argv[0]), *job.spec.argv[1:]]
         job.started = time.time()
         try:
-            job.proc = subprocess.Popen(argv, env=env, stdin=subprocess.DEVNULL, start_new_session=True)
+            job.proc = subprocess.Popen(argv, env=env, stdin=subprocess.DEVNULL, start_new_session=True,
+                                        preexec_fn=unblock)
         except OSError as e:
             cells.warn(f"could not start {' '.join(argv)} (SERIES={env['SERIES']}): {e}")
             job.proc = False
@@ -270,34 +300,40 @@ class Scheduler:
                 self.progress(lane, f"waiting for the {'boots' if lane == 'boot' else 'checks'} to finish")
 
     def stop(self):
-        """Every running job's session sent SIGTERM, and waited for."""
-        for pid in list(self.running):
+        """Every running job's session sent SIGTERM, then, after STOP_GRACE
+        seconds, SIGKILL; each job waited for."""
+        deadline = time.time() + STOP_GRACE
+        for pid in self.running:
             subprocess.run(["pkill", "-TERM", "-s", str(pid)], check=False)
-        for pid in list(self.running):
-            while True:
+        while self.running:
+            for pid in list(self.running):
                 try:
-                    _, status = os.waitpid(pid, 0)
-                    break
+                    done, status = os.waitpid(pid, os.WNOHANG)
                 except ChildProcessError:
-                    status = 0
-                    break
-                except Stopped:
-                    continue
-            self.ended(pid, status)
+                    done, status = pid, 0
+                if done:
+                    self.ended(pid, status)
+            if self.running and time.time() > deadline:
+                for pid in self.running:
+                    subprocess.run(["pkill", "-KILL", "-s", str(pid)], check=False)
+                deadline = float("inf")
+            time.sleep(0.1)
 
     def run(self):
-        for signum in (signal.SIGINT, signal.SIGTERM):
+        for signum in STOP_SIGNALS:
             signal.signal(signum, on_signal)
         try:
-            self.fill()
+            # A signal waits while a job starts or ends, so that every
+            # job started is one self.running knows.
+            with blocked():
+                self.fill()
             while self.running:
                 pid, status = os.waitpid(-1, 0)
-                if pid in self.running:
-                    self.ended(pid, status)
-                    self.fill()
+                with blocked():
+                    if pid in self.running:
+                        self.ended(pid, status)
+                        self.fill()
         except Stopped as e:
-            signal.signal(signal.SIGINT, signal.SIG_IGN)
-            signal.signal(signal.SIGTERM, signal.SIG_IGN)
             self.stop()
             return 128 + e.signum
         return 0

@@ -161,3 +161,25 @@ def test_sigterm_stops_every_job_and_sched_exits(tmp_path):
     for pid in sleepers:
         assert not pathlib.Path(f"/proc/{pid}").exists() or \
             pathlib.Path(f"/proc/{pid}/stat").read_text().split()[2] == "Z"
+
+
+def test_a_second_signal_while_stopping_still_stops_every_job(tmp_path):
+    # Ctrl-C reaches sched.py, then all.sh's EXIT trap sends it SIGTERM
+    # while it is stopping the jobs: the first signal decides, and no job
+    # is left running.
+    proc, report = run_sched(tmp_path, extra_env={"SECS": "60"}, wait=False)
+    log = tmp_path / "log"
+    for _ in range(100):
+        if log.exists() and len(log.read_text().splitlines()) >= 2:
+            break
+        time.sleep(0.1)
+    sleepers = subprocess.run(["pgrep", "-f", "^sleep 60$"], capture_output=True, text=True).stdout.split()
+    assert len(sleepers) == 2
+    proc.send_signal(signal.SIGINT)
+    proc.send_signal(signal.SIGTERM)
+    out, _ = proc.communicate(timeout=30)
+    assert proc.returncode == 128 + signal.SIGINT, out
+    assert "Traceback" not in out
+    for pid in sleepers:
+        assert not pathlib.Path(f"/proc/{pid}").exists() or \
+            pathlib.Path(f"/proc/{pid}/stat").read_text().split()[2] == "Z"
