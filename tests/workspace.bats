@@ -1342,6 +1342,26 @@ qemu_hangs() {
 	[ -z "$(ls "$WORKDIR"/checks-cache/slow/*/result 2>/dev/null)" ]
 }
 
+# build_sleeps: the fake kernel build sleeps (FAKE_BUILD_SLEEP=30).
+build_sleeps() {
+	pgrep -f '^sleep 30$' >/dev/null
+}
+
+@test "make: Ctrl-C stops the whole run: no later stage or series starts" {
+	import_fixture
+	make_series one linux-source "a.c:int a;:fixture: add a"
+	make_series two linux-source "b.c:int b;:fixture: add b"
+	export FAKE_BUILD_SLEEP=30
+	NO_DEPS=1 DEBUG=0 CHECKS=signoff interrupt_make_when build_sleeps
+	run cat "$BATS_TEST_TMPDIR/out"
+	# The build that Ctrl-C stopped was the last thing that ran.
+	[[ $output != *"series 2 of 2"* ]]
+	[[ $output != *"cross      one"* ]]
+	[[ $output != *"boot       one"* ]]
+	run pgrep -f '^sleep 30$'
+	[ "$status" -ne 0 ]
+}
+
 @test "make: the boots run in a lane beside the next builds, with the same cells as in turn" {
 	import_fixture
 	make_series one linux-source "a.c:int a;:fixture: add a"
