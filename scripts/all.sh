@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # all.sh: the default goal.  deps, import, apply every series, and the
 # plan: every cell the run owes each series (scripts/cells.py).  Then
-# scripts/sched.py runs the stages the plan names, each when the jobs it
+# scripts/scheduler.py runs the stages the plan names, each when the jobs it
 # needs have ended:
 #   - the checks of every series, in a lane of their own beside the
 #     builds (CHECKS_BESIDE=0: before each series' build);
@@ -39,11 +39,11 @@ step() {
 	return $rc
 }
 
-# The stages after apply run under scripts/sched.py, which takes the jobs
+# The stages after apply run under scripts/scheduler.py, which takes the jobs
 # from the plans: each when the jobs it needs have ended, in its lane
 # (builds, boots, checks), every job in a session of its own.  It runs in
 # the background, so that this shell's INT and TERM trap (take_lock) runs
-# at once, and the EXIT trap stops it: sched.py then stops every job's
+# at once, and the EXIT trap stops it: scheduler.py then stops every job's
 # session, QEMU included, and waits for them.
 SCHED_PID=""
 stop_sched() {
@@ -132,9 +132,9 @@ main() {
 	say_estimate
 	if ((${#applied[@]})); then
 		trap stop_sched EXIT
-		"$WS_ROOT/scripts/sched.py" "$REPORT" ${LAST_SECS:+--last "$LAST_SECS"} "${applied[@]}" &
+		"$WS_ROOT/scripts/scheduler.py" "$REPORT" ${LAST_SECS:+--last "$LAST_SECS"} "${applied[@]}" &
 		SCHED_PID=$!
-		wait "$SCHED_PID" || warn "the stages stopped before their end (scripts/sched.py: $?)"
+		wait "$SCHED_PID" || warn "the stages stopped before their end (scripts/scheduler.py: $?)"
 		SCHED_PID=""
 	fi
 	cells export || warn "could not write $RESULTS from the cells of $REPORT (make matrix writes it again)"

@@ -80,6 +80,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 # The other boot architectures than x86_64 and their stages (build-<arch>,
 # boot-<arch>) as scripts/cells.py, which owns the stages, knows them.
 from cells import BOOT_ARCH_ORDER, arch_stages, boot_arch, boot_arch_order  # noqa: E402,F401
+# The jobs of the run and their lanes, as scripts/scheduler.py, which runs them,
+# records them.
+from scheduler import LANES, read_jobs  # noqa: E402
 
 # The additions' stages besides each other boot architecture's build and
 # boot (additions).
@@ -186,6 +189,35 @@ def print_rows(raw):
     if firsts:
         print(f"first KTAP line: mean {sum(firsts) / len(firsts):.1f}s, "
               f"max {max(firsts):.1f}s over {len(firsts)} boots")
+
+
+def print_lanes(report):
+    """How busy each lane of scripts/scheduler.py was in this run: its jobs,
+    their seconds, and their share of the span from the first job's start
+    to the last one's end; then the lane that ended last, which the run
+    waited for."""
+    try:
+        jobs = read_jobs(report)
+    except (OSError, ValueError) as e:
+        print(f"\nlanes: cannot read the jobs of this run: {e}")
+        return
+    if not jobs:
+        return
+    t0 = min(j["start"] for j in jobs)
+    t1 = max(j["end"] for j in jobs)
+    span = max(t1 - t0, 1)
+    print()
+    print(f"lanes (scripts/scheduler.py's jobs, {mmss(span)} from the first one's start to the last one's end):")
+    print(f"  {'lane':<8} {'jobs':>4} {'busy':>8} {'share':>6}")
+    for lane in LANES:
+        mine = [j for j in jobs if j["lane"] == lane]
+        if not mine:
+            continue
+        busy = sum(j["end"] - j["start"] for j in mine)
+        print(f"  {lane:<8} {len(mine):>4} {mmss(busy):>8} {100 * busy / span:>5.0f}%")
+    last = max(jobs, key=lambda j: (j["end"], LANES.index(j["lane"]) if j["lane"] in LANES else 0))
+    print(f"  the last lane to end: {last['lane']} ({last['kind']} {last['who']}, "
+          f"at {mmss(last['end'] - t0)})")
 
 
 def print_work(work, raw):
@@ -617,6 +649,7 @@ def main(argv):
     print_rows(raw)
     results = read_tsv(os.path.join(report, "results.tsv"))
     print_work(stage_work(results), raw)
+    print_lanes(report)
     print_limit(report, results, int(os.environ.get("BENCH_CORES", os.cpu_count() or 1)))
     print_targets(report)
     print(f"written: {out}")

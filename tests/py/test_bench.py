@@ -308,3 +308,32 @@ def test_bench_knows_the_other_boot_architectures_as_cells_py_does():
     for stage in ("build-arm64", "boot-i386", "boot-mips64el", "build-riscv64", "boot-debug",
                   "build-debug", "build", "full-build", "boot-", "reboot-i386"):
         assert bench.boot_arch(stage) == cells.boot_arch(stage), stage
+
+
+def test_bench_prints_how_busy_each_lane_was(tmp_path):
+    """scheduler.py's jobs.tsv: each lane's jobs, busy time and share of
+    the span from the first start to the last end, and the lane that
+    ended last."""
+    for name in ("bench-raw.tsv", "results.tsv", "bench-runs.tsv", "naive.tsv"):
+        shutil.copy(FIX / name, tmp_path / name)
+    (tmp_path / "jobs.tsv").write_text(
+        "lane\tkind\twho\tstart\tend\tstatus\n"
+        "checks\tchecks\tone\t10\t610\t0\n"
+        "build\tbuild\tone\t10\t310\t0\n"
+        "boot\tboot\tone\t310\t400\t0\n"
+        "build\tcross\tone\t310\t700\t1\n"
+        "boot\tboot-arch\tone,two\t700\t1210\t0\n")
+    out = subprocess.run([str(TOOL), str(tmp_path)], check=True,
+                         capture_output=True, text=True).stdout
+    assert ("lanes (scripts/scheduler.py's jobs, 20:00 from the first one's start to the last one's end):\n"
+            "  lane     jobs     busy  share\n"
+            "  build       2    11:30    58%\n"
+            "  boot        2    10:00    50%\n"
+            "  checks      1    10:00    50%\n"
+            "  the last lane to end: boot (boot-arch one,two, at 20:00)\n") in out
+    # A damaged jobs.tsv is named, and the rest of the report still comes.
+    (tmp_path / "jobs.tsv").write_text("lane\tkind\twho\tstart\tend\tstatus\nbuild\tbuild\n")
+    out = subprocess.run([str(TOOL), str(tmp_path)], check=True,
+                         capture_output=True, text=True).stdout
+    assert "lanes: cannot read the jobs of this run: " in out and "jobs.tsv:2: 2 fields, not 6" in out
+    assert "physical limit" in out

@@ -1,8 +1,8 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
-"""sched.py: the stages of make, each run when what it needs is done.
+"""scheduler.py: the stages of make, each run when what it needs is done.
 
-  sched.py REPORT [--last SECS] SERIES...
+  scheduler.py REPORT [--last SECS] SERIES...
         Runs the stage jobs that the plans of SERIES (REPORT/plan/<series>,
         written by cells.py plan; SERIES in the order they were applied)
         owe, and returns when every job has ended: 0, whatever the jobs
@@ -32,9 +32,12 @@ the boots there, after each build (and builds what they find missing).
 
 Every job runs in a session of its own, with no terminal input; on
 SIGINT or SIGTERM every process of every running job's session (QEMU
-included) is sent SIGTERM, and sched.py waits for the jobs and exits.
+included) is sent SIGTERM, and scheduler.py waits for the jobs and exits.
 Each job's seconds go to REPORT/bench-raw.tsv as a "phase" row, as
-lib.sh's bench writes them.
+lib.sh's bench writes them, and each job to REPORT/jobs.tsv (JOBS_HEAD):
+its lane, kind, series (or architecture), when it started and ended, in
+seconds since the run began (WS_START), and its exit status; make bench
+reads it for how busy each lane was (bench.py).
 """
 
 import contextlib
@@ -50,6 +53,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cells  # noqa: E402
 
 LANES = ("build", "boot", "checks")
+JOBS_FILE = "jobs.tsv"
+JOBS_HEAD = ("lane", "kind", "who", "start", "end", "status")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -115,6 +120,30 @@ class Job:
         if self.arch:
             env["BOOT_ARCH"] = self.arch
         return env
+
+
+def read_jobs(report):
+    """The rows of REPORT/jobs.tsv as dicts of JOBS_HEAD (start, end and
+    status as ints), in the order the jobs ended; [] when there is none.
+    Raises ValueError naming a malformed row."""
+    path = os.path.join(report, JOBS_FILE)
+    if not os.path.exists(path):
+        return []
+    rows = []
+    with open(path, encoding="utf-8") as f:
+        lines = f.read().splitlines()
+    for n, line in enumerate(lines[1:], 2):
+        parts = line.split("\t")
+        if len(parts) != len(JOBS_HEAD):
+            raise ValueError(f"{path}:{n}: {len(parts)} fields, not {len(JOBS_HEAD)}")
+        row = dict(zip(JOBS_HEAD, parts))
+        try:
+            for k in ("start", "end", "status"):
+                row[k] = int(row[k])
+        except ValueError:
+            raise ValueError(f"{path}:{n}: start, end and status must be numbers") from None
+        rows.append(row)
+    return rows
 
 
 def plan_jobs(report, series):
@@ -289,6 +318,7 @@ class Scheduler:
                 f.write(f"phase\t{what}\t{secs}\n")
         except OSError as e:
             cells.warn(f"could not record the seconds of {what} in {self.report}/bench-raw.tsv: {e}")
+        self.write_job(job)
         if job.status < 0 or job.status > 128:
             self.progress(job.kind, f"{what} (SERIES={','.join(job.series)}) was stopped ({job.status})")
         if self.running and all(self.lane[j.kind] != "build" for j in self.running.values()) \
@@ -298,6 +328,16 @@ class Scheduler:
                     continue
                 self.said.add(f"wait-{lane}")
                 self.progress(lane, f"waiting for the {'boots' if lane == 'boot' else 'checks'} to finish")
+
+    def write_job(self, job):
+        """JOB's row of jobs.tsv (JOBS_HEAD), appended as it ends."""
+        row = (self.lane[job.kind], job.kind, job.arch or ",".join(job.series),
+               int(job.started) - self.start, int(time.time()) - self.start, job.status)
+        try:
+            with open(os.path.join(self.report, JOBS_FILE), "a", encoding="utf-8") as f:
+                f.write("\t".join(map(str, row)) + "\n")
+        except OSError as e:
+            cells.warn(f"could not record {job.name} in {self.report}/{JOBS_FILE}: {e}")
 
     def stop(self):
         """Every running job's session sent SIGTERM, then, after STOP_GRACE
@@ -323,6 +363,10 @@ class Scheduler:
         for signum in STOP_SIGNALS:
             signal.signal(signum, on_signal)
         try:
+            cells.write_atomically(os.path.join(self.report, JOBS_FILE), "\t".join(JOBS_HEAD) + "\n")
+        except OSError as e:
+            cells.warn(f"could not start {self.report}/{JOBS_FILE}: {e}")
+        try:
             # A signal waits while a job starts or ends, so that every
             # job started is one self.running knows.
             with blocked():
@@ -344,7 +388,7 @@ def main(argv):
     last = 0
     if len(argv) >= 3 and argv[1] == "--last":
         if not argv[2].isdigit():
-            print(f"sched.py: --last wants seconds (got '{argv[2]}')", file=sys.stderr)
+            print(f"scheduler.py: --last wants seconds (got '{argv[2]}')", file=sys.stderr)
             return 2
         last = int(argv[2])
         argv = argv[:1] + argv[3:]
@@ -355,7 +399,7 @@ def main(argv):
     try:
         jobs = plan_jobs(report, series)
     except (OSError, ValueError) as e:
-        print(f"sched.py: cannot read the plans in {report}/plan: {e}", file=sys.stderr)
+        print(f"scheduler.py: cannot read the plans in {report}/plan: {e}", file=sys.stderr)
         return 1
     return Scheduler(report, series, last, jobs).run()
 

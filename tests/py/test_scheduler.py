@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Tests of scripts/sched.py: the jobs two series' plans owe, in the order
-the lanes take them (golden, tests/fixtures/sched/expected.jobs); a run with
+"""Tests of scripts/scheduler.py: the jobs two series' plans owe, in the order
+the lanes take them (golden, tests/fixtures/scheduler/expected.jobs); a run with
 stand-in stage scripts, where no two build-lane jobs overlap, each boot and
 cross-compile starts after its build, the boot lane runs beside the next
 build, and each job's seconds are recorded; a SIGTERM that stops every job's
@@ -14,13 +14,13 @@ import sys
 import time
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-TOOL = ROOT / "scripts" / "sched.py"
+TOOL = ROOT / "scripts" / "scheduler.py"
 CELLS = ROOT / "scripts" / "cells.py"
 FIX = ROOT / "tests" / "fixtures"
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, str(ROOT / "scripts"))
-import sched  # noqa: E402
+import scheduler as sched  # noqa: E402
 
 
 def make_plans(report, arches="arm64,i386", debug="1", checks="checkpatch"):
@@ -39,7 +39,7 @@ def describe(jobs):
 def test_the_jobs_of_two_series_are_the_golden_ones(tmp_path):
     make_plans(tmp_path)
     jobs = sched.plan_jobs(str(tmp_path), ["one", "two"])
-    assert describe(jobs) == (FIX / "sched" / "expected.jobs").read_text()
+    assert describe(jobs) == (FIX / "scheduler" / "expected.jobs").read_text()
 
 
 def test_a_series_not_applied_owes_no_job_and_no_arch_job_names_it(tmp_path):
@@ -131,6 +131,11 @@ def test_the_lanes_keep_the_order_the_jobs_need(tmp_path):
     assert "=== series 2 of 2: two (2 commits) ===" in out
     phases = [line.split("\t") for line in (report / "bench-raw.tsv").read_text().splitlines()]
     assert len(phases) == len(jobs) and all(p[0] == "phase" for p in phases)
+    # jobs.tsv: each job once, in its lane, its times within the run.
+    rows = sched.read_jobs(str(report))
+    assert sorted((r["lane"], r["kind"], r["who"]) for r in rows) == sorted(
+        (j.spec.lane, j.kind, j.arch or ",".join(j.series)) for j in sched.plan_jobs(str(report), ["one", "two"]))
+    assert all(0 <= r["start"] <= r["end"] and r["status"] == 0 for r in rows)
 
 
 def test_boots_besides_0_runs_each_boot_after_its_build_in_turn(tmp_path):
@@ -164,7 +169,7 @@ def test_sigterm_stops_every_job_and_sched_exits(tmp_path):
 
 
 def test_a_second_signal_while_stopping_still_stops_every_job(tmp_path):
-    # Ctrl-C reaches sched.py, then all.sh's EXIT trap sends it SIGTERM
+    # Ctrl-C reaches scheduler.py, then all.sh's EXIT trap sends it SIGTERM
     # while it is stopping the jobs: the first signal decides, and no job
     # is left running.
     proc, report = run_sched(tmp_path, extra_env={"SECS": "60"}, wait=False)
