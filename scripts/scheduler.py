@@ -32,7 +32,9 @@ the boots there, after each build (and builds what they find missing).
 
 Every job runs in a session of its own, with no terminal input; on
 SIGINT or SIGTERM every process of every running job's session (QEMU
-included) is sent SIGTERM, and scheduler.py waits for the jobs and exits.
+included) is sent SIGTERM (SIGKILL STOP_GRACE seconds later if it is still
+there), and scheduler.py waits for the jobs and exits; a second signal
+meanwhile changes nothing.
 Each job's seconds go to REPORT/bench-raw.tsv as a "phase" row, as
 lib.sh's bench writes them, and each job to REPORT/jobs.tsv (JOBS_HEAD):
 its lane, kind, series (or architecture), when it started and ended, in
