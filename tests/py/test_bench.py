@@ -24,9 +24,14 @@ import bench  # noqa: E402
 os.environ["BENCH_CORES"] = "2"
 
 
-def test_bench_prints_the_golden_report(tmp_path):
+def copy_report(tmp_path):
+    """The fixture report's figures, table, history and naive measure."""
     for name in ("bench-raw.tsv", "results.tsv", "bench-runs.tsv", "naive.tsv"):
         shutil.copy(FIX / name, tmp_path / name)
+
+
+def test_bench_prints_the_golden_report(tmp_path):
+    copy_report(tmp_path)
     out = subprocess.run([str(TOOL), str(tmp_path)], check=True,
                          capture_output=True, text=True).stdout
     assert out.replace(str(tmp_path), "REPORT") == (FIX / "expected.out").read_text()
@@ -181,8 +186,7 @@ def test_pty_summary_matches_the_golden_rows(name):
 
 
 def test_bench_prints_the_struct_sizes_with_their_change(tmp_path):
-    for name in ("bench-raw.tsv", "results.tsv", "bench-runs.tsv", "naive.tsv"):
-        shutil.copy(FIX / name, tmp_path / name)
+    copy_report(tmp_path)
     (tmp_path / "bench-memory.tsv").write_text(
         "series\tstruct\tbase\thead\n"
         "nsig\ttask_struct\t2432\t2464\n"
@@ -198,8 +202,7 @@ def test_bench_prints_the_struct_sizes_with_their_change(tmp_path):
 
 
 def test_bench_without_struct_sizes_prints_no_memory_table(tmp_path):
-    for name in ("bench-raw.tsv", "results.tsv", "bench-runs.tsv", "naive.tsv"):
-        shutil.copy(FIX / name, tmp_path / name)
+    copy_report(tmp_path)
     out = subprocess.run([str(TOOL), str(tmp_path)], check=True,
                          capture_output=True, text=True).stdout
     assert "memory: " not in out
@@ -314,8 +317,7 @@ def test_bench_prints_how_busy_each_lane_was(tmp_path):
     """scheduler.py's jobs.tsv: each lane's jobs, busy time and share of
     the span from the first start to the last end, and the lane that
     ended last."""
-    for name in ("bench-raw.tsv", "results.tsv", "bench-runs.tsv", "naive.tsv"):
-        shutil.copy(FIX / name, tmp_path / name)
+    copy_report(tmp_path)
     (tmp_path / "jobs.tsv").write_text(
         "lane\tkind\twho\tstart\tend\tstatus\n"
         "checks\tchecks\tone\t10\t610\t0\n"

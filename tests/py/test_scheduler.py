@@ -149,23 +149,31 @@ def test_boots_besides_0_runs_each_boot_after_its_build_in_turn(tmp_path):
     assert all(pre == "0" for *_, pre in jobs)
 
 
-def test_sigterm_stops_every_job_and_sched_exits(tmp_path):
-    proc, report = run_sched(tmp_path, extra_env={"SECS": "60"}, wait=False)
+def sleeping_jobs(tmp_path):
+    """The pids of the stand-ins' sleeps, once two jobs have started."""
     log = tmp_path / "log"
     for _ in range(100):
         if log.exists() and len(log.read_text().splitlines()) >= 2:
             break
         time.sleep(0.1)
-    sleepers = subprocess.run(["pgrep", "-f", "^sleep 60$"], capture_output=True, text=True).stdout.split()
+    return subprocess.run(["pgrep", "-f", "^sleep 60$"], capture_output=True, text=True).stdout.split()
+
+
+def all_gone(pids):
+    return all(not pathlib.Path(f"/proc/{pid}").exists()
+               or pathlib.Path(f"/proc/{pid}/stat").read_text().split()[2] == "Z" for pid in pids)
+
+
+def test_sigterm_stops_every_job_and_sched_exits(tmp_path):
+    proc, report = run_sched(tmp_path, extra_env={"SECS": "60"}, wait=False)
+    sleepers = sleeping_jobs(tmp_path)
     assert len(sleepers) == 2, "the build and checks lanes' jobs should both run"
     t0 = time.time()
     proc.send_signal(signal.SIGTERM)
     proc.communicate(timeout=30)
     assert proc.returncode == 128 + signal.SIGTERM
     assert time.time() - t0 < 10
-    for pid in sleepers:
-        assert not pathlib.Path(f"/proc/{pid}").exists() or \
-            pathlib.Path(f"/proc/{pid}/stat").read_text().split()[2] == "Z"
+    assert all_gone(sleepers)
 
 
 def test_a_second_signal_while_stopping_still_stops_every_job(tmp_path):
@@ -173,18 +181,11 @@ def test_a_second_signal_while_stopping_still_stops_every_job(tmp_path):
     # while it is stopping the jobs: the first signal decides, and no job
     # is left running.
     proc, report = run_sched(tmp_path, extra_env={"SECS": "60"}, wait=False)
-    log = tmp_path / "log"
-    for _ in range(100):
-        if log.exists() and len(log.read_text().splitlines()) >= 2:
-            break
-        time.sleep(0.1)
-    sleepers = subprocess.run(["pgrep", "-f", "^sleep 60$"], capture_output=True, text=True).stdout.split()
+    sleepers = sleeping_jobs(tmp_path)
     assert len(sleepers) == 2
     proc.send_signal(signal.SIGINT)
     proc.send_signal(signal.SIGTERM)
     out, _ = proc.communicate(timeout=30)
     assert proc.returncode == 128 + signal.SIGINT, out
     assert "Traceback" not in out
-    for pid in sleepers:
-        assert not pathlib.Path(f"/proc/{pid}").exists() or \
-            pathlib.Path(f"/proc/{pid}/stat").read_text().split()[2] == "Z"
+    assert all_gone(sleepers)
