@@ -68,16 +68,21 @@ HOST_STAGES = ("build", "boot", "build-debug", "boot-debug")
 BOOT_ARCH_ORDER = ("arm64", "i386", "mips64el")
 ARCH_STAGE_RE = re.compile(r"(build|boot)-([a-z0-9_]+)")
 DEBUG_CONFIG = "debug"  # of build-debug and boot-debug: x86_64's, a config
+# The words after build- or boot- that name no architecture: the debug
+# config, and the checks named so (checks/build-warnings, W=1), whose
+# cells are a check's like any other (tests/py/test_cells.py holds every
+# check of checks/ to it).
+NOT_ARCHES = (DEBUG_CONFIG, "warnings")
 
 
 def boot_arch(stage):
     """The architecture STAGE builds or boots when it is build-ARCH or
     boot-ARCH, another architecture's ("i386" of build-i386 and
     boot-i386), or "" when it is not: x86_64's stages (boot-debug is its
-    debug config, not an architecture "debug"), the checks, apply, cross,
-    full-build."""
+    debug config, not an architecture "debug"), the checks (build-warnings
+    among them), apply, cross, full-build."""
     m = ARCH_STAGE_RE.fullmatch(stage)
-    return m.group(2) if m and m.group(2) != DEBUG_CONFIG else ""
+    return m.group(2) if m and m.group(2) not in NOT_ARCHES else ""
 
 
 def is_arch_stage(stage):

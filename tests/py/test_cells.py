@@ -101,6 +101,16 @@ def test_the_architecture_of_a_stage(stage, arch):
     assert cells.boot_arch(stage) == (arch if other else "")
 
 
+def test_every_check_is_a_stage_of_no_architecture():
+    # checks/build-warnings (W=1) looks like build-ARCH: its cells are a
+    # check's, with no architecture, in the matrix, the covers and the jobs.
+    checks = sorted(d.name for d in (ROOT / "checks").iterdir() if (d / "run").is_file())
+    assert "build-warnings" in checks
+    for c in checks:
+        assert cells.arch_of_stage(c) == "", c
+        assert not cells.is_arch_stage(c), c
+
+
 def test_the_other_boot_architectures_are_in_the_canonical_order_then_by_name():
     assert cells.BOOT_ARCH_ORDER == ("arm64", "i386", "mips64el")
     assert cells.boot_arch_order({"riscv64", "mips64el", "arm64", "alpha", "i386"}) == \

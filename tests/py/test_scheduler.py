@@ -49,6 +49,15 @@ def test_a_series_not_applied_owes_no_job_and_no_arch_job_names_it(tmp_path):
     assert [j.kind for j in jobs if j.arch] == ["build-arch", "boot-arch"] * 2
 
 
+def test_a_check_named_build_something_is_in_the_checks_job_alone(tmp_path):
+    # build-warnings (W=1) is a check: before cells.NOT_ARCHES it also gave
+    # a build-arch and a boot-arch job of an architecture "warnings", which
+    # boot.sh refused (status 1) at every make.
+    make_plans(tmp_path, arches="", debug="0", checks="checkpatch,build-warnings")
+    jobs = sched.plan_jobs(str(tmp_path), ["one"])
+    assert [(j.kind, j.arch) for j in jobs] == [("checks", ""), ("build", ""), ("boot", ""), ("cross", "")]
+
+
 def test_without_debug_and_arches_only_the_series_jobs(tmp_path):
     make_plans(tmp_path, arches="", debug="0", checks="")
     jobs = sched.plan_jobs(str(tmp_path), ["one"])
