@@ -8,6 +8,7 @@ session."""
 
 import os
 import pathlib
+import re
 import signal
 import subprocess
 import sys
@@ -80,16 +81,22 @@ def stand_ins(tmp_path):
     return root
 
 
-# The variables the Makefile exports to every stage (make test runs these
-# tests under them too): a stand-in prints BOOT_ARCH and SERIES, so the
-# run starts without the caller's.
-MAKE_EXPORTS = ("WORKDIR KVER SERIES CHECKS DEBUG CONFIG ACCEL BOOT_TIMEOUT TEST_TIMEOUT JOBS "
-                "CHECK_JOBS CHECKS_BESIDE BOOTS_BESIDE FORCE E2E BENCH_BOOTS NAIVE NO_DEPS FRESH "
-                "BOOT_ARCH ARCH_BOOTS BOOT_PREBUILT").split()
+def make_exports():
+    """The variables the Makefile's `export NAME...` lines pass to every
+    stage, read from it, and BOOT_PREBUILT, which the scheduler sets."""
+    names = {"BOOT_PREBUILT"}
+    for line in (ROOT / "Makefile").read_text().splitlines():
+        if re.fullmatch(r"export( [A-Z_][A-Z0-9_]*)+", line):
+            names.update(line.split()[1:])
+    return names
 
 
 def clean_env():
-    return {k: v for k, v in os.environ.items() if k not in MAKE_EXPORTS}
+    """This process's environment without make_exports(): make test runs
+    these tests under the Makefile's variables (BOOT_ARCH=x86_64 among
+    them), and a stand-in prints BOOT_ARCH and BOOT_PREBUILT."""
+    drop = make_exports()
+    return {k: v for k, v in os.environ.items() if k not in drop}
 
 
 def run_sched(tmp_path, series=("one", "two"), extra_env=None, wait=True):
