@@ -58,6 +58,7 @@ XOUT=$XOUT_ROOT/unknown
 XCACHE=$WORKDIR/cross-cache
 XFULL=$WORKDIR/cross-full
 CROSS_FRAGMENT=${CROSS_FRAGMENT:-$WS_ROOT/qemu/configs/cross.config}
+COMMIT_FRAGMENT=${COMMIT_FRAGMENT:-$WS_ROOT/qemu/configs/commit.config}
 SMOKE_OUT=${SMOKE_OUT:-$WORKDIR/build/smoke}
 CROSS_MAX_OBJS=${CROSS_MAX_OBJS:-16}
 JOBS=${JOBS:-$(nproc)}
@@ -401,16 +402,29 @@ xmake() {
 	amake "$XOUT" "$@"
 }
 
-# prepare_out NAME LOG: the architecture's O= directory, configured once.
+# config_recipe NAME: how NAME's per-commit .config is made: its config
+# target (scripts/arches), then qemu/configs/commit.config merged on it.
+config_recipe() {
+	printf '%s\n' "${A_CONFIG[$1]}" && cat "$COMMIT_FRAGMENT"
+}
+
+# prepare_out NAME LOG: the architecture's O= directory, configured once
+# per recipe (config_recipe, whose key .ws-recipe keeps beside the
+# .config): the config target, commit.config merged, olddefconfig.
 prepare_out() {
-	local name=$1 log=$2
-	[[ -f $XOUT/$name/.config ]] && return 0
-	mkdir -p "$XOUT/$name"
-	progress cross "  $name: make ${A_CONFIG[$name]} in $XOUT/$name"
-	xmake "$name" "${A_CONFIG[$name]}" >>"$log" 2>&1 || {
-		rm -f "$XOUT/$name/.config"
-		return 1
-	}
+	local name=$1 log=$2 out=$XOUT/$1 want have=""
+	want=$(memo "recipe-$name" config_recipe "$name" | key_of 16) || return 1
+	[[ ! -f $out/.ws-recipe ]] || read -r have <"$out/.ws-recipe" || true
+	[[ -f $out/.config && $have == "$want" ]] && return 0
+	mkdir -p "$out" && rm -f "$out/.ws-recipe" || return 1
+	progress cross "  $name: make ${A_CONFIG[$name]} + ${COMMIT_FRAGMENT##*/} in $out"
+	{
+		xmake "$name" "${A_CONFIG[$name]}" &&
+			"$(src_of "$name")/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "$COMMIT_FRAGMENT" &&
+			xmake "$name" olddefconfig
+	} >>"$log" 2>&1 && echo "$want" >"$out/.ws-recipe" && return 0
+	rm -f "$out/.config"
+	return 1
 }
 
 # kbuild_files SHA: what decides which objects a configuration builds at
@@ -434,6 +448,7 @@ built_objects() {
 	src=$(src_of "$name")
 	key=$({
 		printf '%s\n' "${A_LINE[$name]}"
+		memo "recipe-$name" config_recipe "$name"
 		cc_of "$name"
 		memo "kbuild-$sha" kbuild_files "$sha"
 		[[ $src == "$XSRC" ]] || cut -d' ' -f2 "$src.at"
@@ -523,7 +538,7 @@ compiled() {
 # checkout to the verdict (declare -f: no comments, one layout), and the
 # Python it runs; what chooses the objects is in the key as its list.
 cell_code() {
-	declare -f checkout_xsrc fixups_of sync_src src_of amake xmake prepare_out kbuild_files built_objects \
+	declare -f checkout_xsrc fixups_of sync_src src_of amake xmake config_recipe prepare_out kbuild_files built_objects \
 		compile compiled judge cell_job run_cells cross_commit
 	cat "$DIAG_PY"
 }
@@ -553,6 +568,7 @@ cell_key() {
 	{
 		echo "$1 $2"
 		printf '%s\n' "${A_LINE[$3]}"
+		memo "recipe-$3" config_recipe "$3"
 		memo "cc-$3" cc_of "$3"
 		cat "$4"
 		fixups_text "$3" "$1"
@@ -873,6 +889,7 @@ head_build() {
 	key=$({
 		echo "$head"
 		printf '%s\n' "${A_LINE[$name]}"
+		memo "recipe-$name" config_recipe "$name"
 		cc_of "$name"
 		cross_fragments "$name" | xargs cat
 		fixups_text "$name" "$head"

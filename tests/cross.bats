@@ -256,6 +256,34 @@ header_with_eight_users() {
 	[[ $output == *"ARCH=sparc is not an architecture of"*"x86_64 fixarm fixown nocc"* ]]
 }
 
+@test "cross-compile: commit.config is merged onto each architecture's config, so a suite only it turns on is compiled; a changed fragment configures again" {
+	export COMMIT_FRAGMENT=$BATS_TEST_TMPDIR/configs/commit.config
+	mkdir -p "${COMMIT_FRAGMENT%/*}"
+	echo CONFIG_WS_KUNIT=y >"$COMMIT_FRAGMENT"
+	# As nsig's kernel/signal_kunit.o: no defconfig builds it, KUnit does.
+	make_series one linux-source \
+		"lib/Makefile:obj-\$(CONFIG_WS_KUNIT) += lib_test.o:fixture: a suite only KUnit builds" \
+		"lib/lib_test.c:int lib_test(void) { return 0; }:fixture: the suite"
+	ws apply.sh
+	run ws cross.sh series
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ $(cross_row 2 fixarm) == "pass 1 objects; 1 compiled, no errors or warnings (lib/lib_test.o)" ]]
+	[[ $(cross_row 2 fixown) == "" ]]
+	local config
+	config=$(find "$WORKDIR/cross" -path '*/fixarm/.config')
+	grep -qx CONFIG_ARCH_fixarm=y "$config"
+	grep -qx CONFIG_WS_KUNIT=y "$config"
+	# Without the option, the same cell is decided again, on a .config made
+	# again: nothing of the suite is built.
+	echo "# CONFIG_WS_KUNIT is not set" >"$COMMIT_FRAGMENT"
+	run ws cross.sh series
+	[ "$status" -eq 0 ]
+	run grep -c CONFIG_WS_KUNIT=y "$config"
+	[ "$output" = 0 ]
+	[[ $(cross_row 2 fixarm) == "untested 1 objects; 0 objects compiled: defconfig builds none of the 1 planned"* ]]
+}
+
 @test "cross: a full build merges cross-<name>.config after cross.config for that architecture only" {
 	export CROSS_FRAGMENT=$BATS_TEST_TMPDIR/configs/cross.config
 	mkdir -p "${CROSS_FRAGMENT%/*}"
