@@ -340,15 +340,35 @@ guest_code() {
 guest_key() {
 	local art=$1 ksft=$2
 	{
-		(cd "$art/headers" && find . -type f | LC_ALL=C sort | xargs sha256sum)
-		(cd "$ksft" && find . -type f | LC_ALL=C sort | xargs sha256sum)
+		tree_sums "$art/headers"
+		tree_sums "$ksft"
 		sha256sum "$WS_ROOT/qemu/init.c" "$WS_ROOT/qemu/kselftests" "$WS_ROOT/qemu/not-built.c" \
 			"$WS_ROOT"/qemu/tests/*.[ch] | cut -d' ' -f1
 		echo "$GUEST_FIXED_KEY"
 		if [[ -n $BA_ARCH32 ]]; then
-			(cd "$art/headers32" && find . -type f | LC_ALL=C sort | xargs sha256sum)
+			tree_sums "$art/headers32"
 		fi
 	} | key_of 16
+}
+
+# tree_sums DIR: the SHA-256 of every file under DIR, as sha256sum prints
+# them, by their paths from DIR, sorted.  A directory of a kept artifact
+# ($ARTIFACTS/...: made whole in a .tmp directory and renamed into place,
+# never written after) is hashed once: its sums are kept as
+# $WORKDIR/digests/<DIR>/tree-<DIR's stat>, as stat_digest keeps a file's
+# digest, so that the boots of a warm run do not hash each kernel's
+# thousands of headers again.
+tree_sums() {
+	local dir=$1 st
+	if [[ $dir == "$ARTIFACTS"/* ]] && st=$(stat -c '%.9Y-%.9Z-%i-%d' -- "$dir" 2>/dev/null); then
+		keep_output "$WORKDIR/digests$dir/tree-$st" tree_sums_of "$dir"
+	else
+		tree_sums_of "$dir"
+	fi
+}
+
+tree_sums_of() {
+	(cd "$1" && find . -type f | LC_ALL=C sort | xargs sha256sum)
 }
 
 # guest_fixed_key: the part of guest_key that is the same for every commit:

@@ -774,6 +774,39 @@ boot_fixture() {
 	[ "$(grep -c -- -static "$FAKE_CC_ARGS")" -gt "$n" ]
 }
 
+@test "a kept kernel's headers are hashed once for the keys of its boots; a kernel built again is hashed again" {
+	boot_fixture ok
+	export FAKE_CC_ARGS=$BATS_TEST_TMPDIR/cc-args
+	local n art sums
+	local -a arts kept
+	run ws boot.sh series
+	[ "$status" -eq 0 ]
+	n=$(grep -c -- -static "$FAKE_CC_ARGS")
+	arts=("$WORKDIR"/artifacts/smoke/*/)
+	art=${arts[-1]%/}
+	kept=("$WORKDIR/digests$art/headers"/tree-*)
+	[ "${#kept[@]}" -eq 1 ] && [ -s "${kept[0]}" ]
+	sums=${kept[0]}
+	# The boots of the next run read the kept sums.
+	run ws boot.sh series
+	[ "$status" -eq 0 ]
+	[[ $output == *"cached: the same kernel, initramfs, QEMU and verdict passed before"* ]]
+	kept=("$WORKDIR/digests$art/headers"/tree-*)
+	[ "${kept[*]}" = "$sums" ]
+	[ "$(grep -c -- -static "$FAKE_CC_ARGS")" -eq "$n" ]
+	# The same kernel built again with another header, published as
+	# buildlib.sh publishes one (a new directory renamed into place), is
+	# hashed again: its guest programs are compiled against it.
+	cp -a "$art" "$art.tmp"
+	echo '#define FIXTURE_NEW 1' >"$art.tmp/headers/fixture-new.h"
+	rm -rf "$art" && mv "$art.tmp" "$art"
+	run ws boot.sh series
+	[ "$status" -eq 0 ]
+	kept=("$WORKDIR/digests$art/headers"/tree-*)
+	[ "${#kept[@]}" -eq 2 ]
+	[ "$(grep -c -- -static "$FAKE_CC_ARGS")" -gt "$n" ]
+}
+
 @test "the KVM probe is made once per boot of the machine, not once per run; FRESH=1 probes again" {
 	boot_fixture ok
 	export FAKE_QEMU_ARGS=$BATS_TEST_TMPDIR/qemu-args
