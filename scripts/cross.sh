@@ -276,8 +276,78 @@ sample() {
 }
 
 # plan SHA NAME FILE: the objects to compile for architecture NAME into
-# FILE; prints how they were chosen.
+# FILE; prints how they were chosen.  Kept in $XCACHE/plan-memo/SHA/NAME/
+# with its key (plan_key) where it is a function of what the key names: a
+# warm run reads each cell's plan, with no process but a stat, instead of
+# choosing its objects again.
 plan() {
+	local memo=$XCACHE/plan-memo/$1/$2 kept="" text="" out
+	plan_key "$1" "$2" || { plan_objects "$@"; return; }
+	if [[ -f $memo/key && -f $memo/objects && -f $memo/desc ]]; then
+		IFS= read -r -d '' kept <"$memo/key" || true
+		if [[ $kept == "$PLAN_KEY" ]]; then
+			IFS= read -r -d '' text <"$memo/objects" || true
+			printf '%s' "$text" >"$3" || return 1
+			IFS= read -r -d '' text <"$memo/desc" || true
+			printf '%s' "$text"
+			return 0
+		fi
+	fi
+	out=$(plan_objects "$@") || return 1
+	keep_plan "$memo" "$3" "$out" ||
+		warn "could not keep the plan of ${1:0:12} on $2 in $memo (it is chosen again next time)"
+	printf '%s' "$out"
+}
+
+# keep_plan MEMO FILE DESC: plan_objects' FILE and DESC, with PLAN_KEY,
+# into the directory MEMO, made beside it and renamed into place.
+keep_plan() {
+	local tmp=$1.$BASHPID
+	rm -rf "$tmp" && mkdir -p "$tmp" && cp "$2" "$tmp/objects" && printf '%s' "$3" >"$tmp/desc" &&
+		printf '%s' "$PLAN_KEY" >"$tmp/key" && rm -rf "$1" && mv "$tmp" "$1" && return 0
+	rm -rf "$tmp"
+	return 1
+}
+
+# plan_key SHA NAME: into PLAN_KEY, what plan_objects' choice is a
+# function of, when all of it is kept: the commit (its touched files, and
+# what includes a header at it, are functions of its content), the
+# architecture's row of the table, CROSS_MAX_OBJS, the code that chooses
+# (plan_code), and the kept list of the includers of each header it
+# touches (its path and stat: a list is only ever replaced whole).  False
+# when a header's list is not kept (dependents then takes it from
+# whatever the smoke build last built): that plan is made every time.
+declare -A VERSION_OF=()
+PLAN_CODE=""
+plan_key() {
+	local sha=$1 name=$2 d=${A_DIR[$2]} also=${A_ALSO[$2]:-} f fd list st=""
+	local -a lists=()
+	# The touched files from commit_fact's file, read without a process.
+	touched_files "$sha" >/dev/null || return 1
+	while IFS= read -r f; do
+		if [[ -z $f || $f != *.h ]] || ! kernel_code "$f"; then continue; fi
+		[[ $f != arch/* ]] || arch_dir_of "$f" fd
+		[[ $f != arch/* || $fd == "$d" || (-n $also && $f == arch/$also/*) ]] || continue
+		[[ -n ${VERSION_OF[$sha]:-} ]] || VERSION_OF[$sha]=$(memo "version-$sha" kernel_version "$sha") || return 1
+		list=$XCACHE/includers/${VERSION_OF[$sha]}/${f//\//%}
+		[[ $f != *include/*asm-generic/* ]] || list+=%with-asm
+		[[ -f $list ]] || return 1
+		lists+=("$list")
+	done <"$XCACHE/facts/$sha/touched"
+	((${#lists[@]} == 0)) || st=$(stat -c '%n %s %.9Y %.9Z %i %d' -- "${lists[@]}") || return 1
+	[[ -n $PLAN_CODE ]] || PLAN_CODE=$(plan_code | key_of 32) || return 1
+	PLAN_KEY=$sha$'\n'${A_LINE[$name]}$'\n'"max $CROSS_MAX_OBJS"$'\n'$PLAN_CODE$'\n'$st
+}
+
+# plan_code: the code that chooses a cell's objects (declare -f: no
+# comments, one layout).
+plan_code() {
+	declare -f plan_objects kernel_code arch_dir_of touched_files commit_fact dependents header_regex \
+		kernel_version keep_includers smoke_includers direct_includers arch_includers sample
+}
+
+# plan_objects SHA NAME FILE: plan's choice, made.
+plan_objects() {
 	local sha=$1 name=$2 file=$3 d=${A_DIR[$2]} also=${A_ALSO[$2]:-} f fd n na left nh=0 total=0
 	local -a own=() headers=()
 	while IFS= read -r f; do

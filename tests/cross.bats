@@ -193,6 +193,33 @@ header_with_eight_users() {
 	[[ $(cross_row 10 fixarm) == "pass 4 objects: 0 of its files, 4 of the 8 that include its headers; 4 compiled, no errors or warnings (u/u1.o u/u3.o u/u5.o u/u7.o), cached" ]]
 }
 
+@test "cross-compile: a cell's plan is kept with what it is a function of: the next run reads it; another list of includers or CROSS_MAX_OBJS plans again" {
+	local kept=$WORKDIR/cross-cache/includers/6.12.0/include%fix.h memo
+	header_with_eight_users
+	mkdir -p "$SMOKE_OUT/include/config"
+	echo 6.12.0+ >"$SMOKE_OUT/include/config/kernel.release"
+	CROSS_MAX_OBJS=4 run ws cross.sh series
+	[ "$status" -eq 0 ]
+	memo=$WORKDIR/cross-cache/plan-memo/$(tree rev-parse one)/fixarm
+	[ "$(cat "$memo/objects")" = "$(printf 'u/u%s.o\n' 1 3 5 7)" ]
+	[[ $(cross_row 10 fixarm) == "pass 4 objects: 0 of its files, 4 of the 8 that include its headers; 4 compiled, no errors or warnings (u/u1.o u/u3.o u/u5.o u/u7.o)" ]]
+	# The next run reads the kept plan (here, its description, marked).
+	printf '4 objects: as kept' >"$memo/desc"
+	CROSS_MAX_OBJS=4 run ws cross.sh series
+	[ "$status" -eq 0 ]
+	[[ $(cross_row 10 fixarm) == "pass 4 objects: as kept; 4 compiled, no errors or warnings (u/u1.o u/u3.o u/u5.o u/u7.o), cached" ]]
+	# Another CROSS_MAX_OBJS is another plan.
+	CROSS_MAX_OBJS=6 run ws cross.sh series
+	[ "$status" -eq 0 ]
+	[[ $(cross_row 10 fixarm) == "pass 6 objects: 0 of its files, 6 of the 8 that include its headers; 6 compiled, no errors or warnings"* ]]
+	# So is another kept list of the header's includers (replaced whole,
+	# as dependents keeps one): the plan and the cell are made again.
+	printf '%s\n' u/u2.o u/u4.o >"$kept.new" && mv "$kept.new" "$kept"
+	CROSS_MAX_OBJS=4 run ws cross.sh series
+	[ "$status" -eq 0 ]
+	[[ $(cross_row 10 fixarm) == "pass 2 objects: 0 of its files, 2 of the 2 that include its headers; 2 compiled, no errors or warnings (u/u2.o u/u4.o)" ]]
+}
+
 @test "cross-compile: a second run takes every cell from the cache, and a changed commit compiles again" {
 	make_series one linux-source "lib/a.c:int lib_a(void) { return 0; }:fixture: generic code"
 	ws apply.sh
