@@ -196,10 +196,7 @@ header_regex() {
 dependents() {
 	local h=$1 d=$2 v f list
 	v=$(memo "version-$3" kernel_version "$3") || return 1
-	f=$XCACHE/includers/$v/${h//\//%}
-	# An asm-generic header's list counts its <asm/...> includers too
-	# (header_regex); kept apart from the lists made before it did.
-	[[ $h != *include/*asm-generic/* ]] || f+=%with-asm
+	f=$(includers_file "$v" "$h")
 	if [[ -f $f ]]; then
 		list=$(<"$f")
 	elif [[ -d $SMOKE_OUT ]]; then
@@ -210,6 +207,16 @@ dependents() {
 	fi
 	[[ -n $list ]] || return 0
 	grep -E "^(arch/($d)/|[^a])|^a[^r]" <<<"$list" || true
+}
+
+# includers_file VERSION HEADER [VAR]: where the list of HEADER's includers
+# is kept for VERSION (into VAR, without a process, or printed).  An
+# asm-generic header's list counts its <asm/...> includers too
+# (header_regex); kept apart from the lists made before it did.
+includers_file() {
+	local _f=$XCACHE/includers/$1/${2//\//%}
+	[[ $2 != *include/*asm-generic/* ]] || _f+=%with-asm
+	if [[ -n ${3:-} ]]; then printf -v "$3" '%s' "$_f"; else printf '%s\n' "$_f"; fi
 }
 
 # kernel_version SHA: VERSION.PATCHLEVEL.SUBLEVEL of SHA's Makefile, or
@@ -329,8 +336,7 @@ plan_key() {
 		[[ $f != arch/* ]] || arch_dir_of "$f" fd
 		[[ $f != arch/* || $fd == "$d" || (-n $also && $f == arch/$also/*) ]] || continue
 		[[ -n ${VERSION_OF[$sha]:-} ]] || VERSION_OF[$sha]=$(memo "version-$sha" kernel_version "$sha") || return 1
-		list=$XCACHE/includers/${VERSION_OF[$sha]}/${f//\//%}
-		[[ $f != *include/*asm-generic/* ]] || list+=%with-asm
+		includers_file "${VERSION_OF[$sha]}" "$f" list
 		[[ -f $list ]] || return 1
 		lists+=("$list")
 	done <"$XCACHE/facts/$sha/touched"
@@ -342,7 +348,7 @@ plan_key() {
 # plan_code: the code that chooses a cell's objects (declare -f: no
 # comments, one layout).
 plan_code() {
-	declare -f plan_objects kernel_code arch_dir_of touched_files commit_fact dependents header_regex \
+	declare -f plan_objects kernel_code arch_dir_of touched_files commit_fact dependents includers_file header_regex \
 		kernel_version keep_includers smoke_includers direct_includers arch_includers sample
 }
 
