@@ -21,6 +21,7 @@ BENCH_BOOTS ?= 3
 NAIVE ?= 0
 NO_DEPS ?= 0
 FRESH ?= 0
+JOB_MEMO ?= 1
 BOOT_ARCH ?= x86_64
 ARCH_BOOTS ?= arm64
 ICECC ?= 0
@@ -29,7 +30,7 @@ ICECC_JOBS ?=
 CCACHE_REMOTE ?=
 LINUX_GIT ?=
 
-export WORKDIR KVER SERIES CHECKS DEBUG CONFIG ACCEL BOOT_TIMEOUT TEST_TIMEOUT JOBS CHECK_JOBS CHECKS_BESIDE BOOTS_BESIDE FORCE E2E BENCH_BOOTS NAIVE NO_DEPS FRESH BOOT_ARCH ARCH_BOOTS
+export WORKDIR KVER SERIES CHECKS DEBUG CONFIG ACCEL BOOT_TIMEOUT TEST_TIMEOUT JOBS CHECK_JOBS CHECKS_BESIDE BOOTS_BESIDE FORCE E2E BENCH_BOOTS NAIVE NO_DEPS FRESH JOB_MEMO BOOT_ARCH ARCH_BOOTS
 export ICECC ICECC_SCHEDULER ICECC_JOBS CCACHE_REMOTE LINUX_GIT
 export WS_ROOT := $(CURDIR)
 # The kernel builds set their own ARCH and CROSS_COMPILE (scripts/arches);
@@ -180,6 +181,8 @@ help: ## this text
 	@echo "                each series beside x86_64's every commit ($(ARCH_BOOTS)); empty: none"
 	@echo "  ACCEL         auto (KVM if a probe boot works, else TCG), kvm or tcg ($(ACCEL))"
 	@echo "  FRESH         boot-test: 1 boots every commit again, even one identical to an earlier passing boot ($(FRESH))"
+	@echo "  JOB_MEMO      make: 1 takes a stage job's cells back from its last run when nothing it depends on has"
+	@echo "                changed (scripts/jobmemo.py: code, plans, environment, tools), 0 runs every job ($(JOB_MEMO))"
 	@echo "  BOOT_TIMEOUT  seconds before a boot counts as hung ($(BOOT_TIMEOUT))"
 	@echo "  TEST_TIMEOUT  seconds for one guest test program ($(TEST_TIMEOUT))"
 	@echo "  JOBS          make -j for kernel builds ($(or $(JOBS),nproc = $(shell nproc)); with ICECC=1, ICECC_JOBS)"

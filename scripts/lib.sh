@@ -179,7 +179,7 @@ validate_variables() {
 	done
 	[[ -z ${MIN_FREE_GB:-} || $MIN_FREE_GB =~ ^[0-9]{1,6}$ ]] ||
 		die "MIN_FREE_GB must be a whole number of GiB (got '$MIN_FREE_GB')"
-	for v in DEBUG FORCE E2E NO_DEPS FRESH ICECC; do
+	for v in DEBUG FORCE E2E NO_DEPS FRESH JOB_MEMO ICECC; do
 		[[ -z ${!v:-} || ${!v} == [01] ]] || die "$v must be 0 or 1 (got '${!v}')"
 	done
 	[[ -z ${ICECC_SCHEDULER:-} || $ICECC_SCHEDULER =~ ^[A-Za-z0-9._-]+(:[1-9][0-9]{0,4})?$ ]] ||

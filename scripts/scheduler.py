@@ -53,6 +53,7 @@ import time
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cells  # noqa: E402
+import jobmemo  # noqa: E402
 
 LANES = ("build", "boot", "checks")
 JOBS_FILE = "jobs.tsv"
@@ -108,10 +109,16 @@ class Job:
     proc: subprocess.Popen = None
     started: float = 0.0
     status: int = None
+    key: str = ""       # its inputs key when it started (jobmemo.inputs_key)
+    kept: bool = False  # its memo written after it ran
+
+    @property
+    def who(self):
+        return self.arch or self.series[0]
 
     @property
     def name(self):
-        return f"{self.kind} {self.arch or self.series[0]}"
+        return f"{self.kind} {self.who}"
 
     @property
     def spec(self):
@@ -246,6 +253,14 @@ class Scheduler:
         self.lane = {k: (s.lane if beside.get(s.lane, True) else "build") for k, s in JOBS.items()}
         self.running = {}   # pid -> Job
         self.said = set()
+        self.planned = cells.read_plans(report)
+        self.memo_on = jobmemo.enabled()
+        try:
+            self.workspace = jobmemo.workspace_digest(self.root)
+        except OSError as e:
+            cells.warn(f"cannot read the workspace's files in {self.root} ({e}): every job runs, none is kept")
+            self.memo_on = False
+            self.workspace = ""
 
     def progress(self, stage, what):
         secs = int(time.time()) - self.start
@@ -275,11 +290,67 @@ class Scheduler:
             self.said.add("boot")
             self.progress("boot", "the boots run in the background beside the next builds")
 
-    def launch(self, job):
-        self.announce(job)
+    def job_env(self, job):
         env = dict(os.environ, **job.env())
         if self.lane[job.kind] == "boot":
             env["BOOT_PREBUILT"] = "1"   # a boot beside the builds never builds
+        return env
+
+    def inputs_key(self, job, workspace):
+        owed = jobmemo.owed(self.planned, job.kind, job.series, job.arch)
+        return jobmemo.inputs_key(job.kind, job.who, job.series, owed, workspace, self.job_env(job))
+
+    def memo(self, job):
+        return jobmemo.memo_path(self.report, job.kind, job.who)
+
+    def replay(self, job):
+        """JOB's cells from its memo, when nothing it depends on changed
+        (scripts/jobmemo.py): True, and the job is done."""
+        job.key = self.inputs_key(job, self.workspace)
+        if not self.memo_on:
+            return False
+        memo = jobmemo.load(self.memo(job))
+        if not jobmemo.usable(memo, job.key):
+            return False
+        try:
+            jobmemo.store(self.report, memo)
+        except OSError as e:
+            cells.warn(f"could not store the cells of {job.name} from {self.memo(job)} ({e}): the job runs")
+            return False
+        self.announce(job)
+        job.started = time.time()
+        job.proc = False
+        job.status = 0
+        who = f"{job.arch} ({','.join(job.series)})" if job.arch else job.who
+        self.progress(job.kind, f"{who}: its {len(memo.cells)} cells as the run of {memo.when} "
+                                f"decided them: nothing they depend on has changed (cached; "
+                                f"{jobmemo.MEMO_DIR}/{os.path.basename(self.memo(job))})")
+        self.record_end(job)
+        return True
+
+    def keep(self, job):
+        """After JOB ended: its memo, when it ended well, every cell it
+        owed decided and none failed, and nothing it depends on changed
+        while it ran; else none.  (A job whose cells another job decides,
+        the debug kernel's build, is kept at the end of the run.)"""
+        path = self.memo(job)
+        try:
+            got = None
+            if job.status == 0 and job.key and self.workspace:
+                owed = jobmemo.owed(self.planned, job.kind, job.series, job.arch)
+                if self.inputs_key(job, jobmemo.workspace_digest(self.root)) == job.key:
+                    got = jobmemo.decided(self.report, owed)
+            if got:
+                jobmemo.keep(path, job.key, got)
+                job.kept = True
+            else:
+                jobmemo.forget(path)
+        except OSError as e:
+            cells.warn(f"could not keep the cells of {job.name} in {path} ({e}): the next make runs it again")
+
+    def launch(self, job):
+        self.announce(job)
+        env = self.job_env(job)
         argv = ["bash", os.path.join(self.root, "scripts", job.spec.argv[0]), *job.spec.argv[1:]]
         job.started = time.time()
         try:
@@ -301,26 +372,29 @@ class Scheduler:
                                           or not j.spec.per_arch and j.series == job.series))
 
     def fill(self):
+        """Starts each ready job whose lane is free; one whose memo
+        answers for it is done at once, which may make others ready."""
         busy = {self.lane[j.kind] for j in self.running.values()}
-        for job in self.jobs:
-            lane = self.lane[job.kind]
-            if job.proc is None and lane not in busy and self.ready(job):
-                self.launch(job)
-                if job.proc:
-                    busy.add(lane)
+        again = True
+        while again:
+            again = False
+            for job in self.jobs:
+                lane = self.lane[job.kind]
+                if job.proc is None and lane not in busy and self.ready(job):
+                    if self.replay(job):
+                        again = True
+                        continue
+                    self.launch(job)
+                    if job.proc:
+                        busy.add(lane)
 
     def ended(self, pid, status):
         job = self.running.pop(pid)
         job.status = os.waitstatus_to_exitcode(status)
         job.proc.returncode = job.status
-        secs = int(time.time() - job.started)
+        self.keep(job)
+        self.record_end(job)
         what = " ".join(job.spec.argv)
-        try:
-            with open(os.path.join(self.report, "bench-raw.tsv"), "a", encoding="utf-8") as f:
-                f.write(f"phase\t{what}\t{secs}\n")
-        except OSError as e:
-            cells.warn(f"could not record the seconds of {what} in {self.report}/bench-raw.tsv: {e}")
-        self.write_job(job)
         if job.status < 0 or job.status > 128:
             self.progress(job.kind, f"{what} (SERIES={','.join(job.series)}) was stopped ({job.status})")
         if self.running and all(self.lane[j.kind] != "build" for j in self.running.values()) \
@@ -330,6 +404,17 @@ class Scheduler:
                     continue
                 self.said.add(f"wait-{lane}")
                 self.progress(lane, f"waiting for the {'boots' if lane == 'boot' else 'checks'} to finish")
+
+    def record_end(self, job):
+        """JOB's seconds in bench-raw.tsv and its row in jobs.tsv."""
+        secs = int(time.time() - job.started)
+        what = " ".join(job.spec.argv)
+        try:
+            with open(os.path.join(self.report, "bench-raw.tsv"), "a", encoding="utf-8") as f:
+                f.write(f"phase\t{what}\t{secs}\n")
+        except OSError as e:
+            cells.warn(f"could not record the seconds of {what} in {self.report}/bench-raw.tsv: {e}")
+        self.write_job(job)
 
     def write_job(self, job):
         """JOB's row of jobs.tsv (JOBS_HEAD), appended as it ends."""
@@ -379,6 +464,9 @@ class Scheduler:
                     if pid in self.running:
                         self.ended(pid, status)
                         self.fill()
+            for job in self.jobs:
+                if job.proc and job.status == 0 and not job.kept:
+                    self.keep(job)
         except Stopped as e:
             self.stop()
             return 128 + e.signum

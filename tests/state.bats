@@ -149,7 +149,7 @@ applied_fixture() {
 @test "every variable is checked before any work, and the message names it" {
 	local v
 	for v in BOOT_TIMEOUT=abc TEST_TIMEOUT=0 JOBS=abc CHECK_JOBS=-1 BENCH_BOOTS=x \
-		CONFIG=../../x ACCEL=fast DEBUG=2 FORCE=yes MIN_FREE_GB=lots KVER=latest \
+		CONFIG=../../x ACCEL=fast DEBUG=2 FORCE=yes JOB_MEMO=no MIN_FREE_GB=lots KVER=latest \
 		'SERIES=a b' WORKDIR=relative/dir WORKDIR= COCCI_TIMEOUT=0 DOCS_JOBS=x UAPI_GENERIC_ARCH='x; y'; do
 		run make -s -C "$WS" bisect-build NO_DEPS=1 "$v"
 		[ "$status" -ne 0 ]

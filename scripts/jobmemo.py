@@ -1,0 +1,315 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""jobmemo.py: a job's cells kept with everything they were decided from,
+so that a make in which nothing a job depends on changed takes its cells
+back without starting its stage script.
+
+scripts/scheduler.py is the only user.  When a job ends with status 0 and
+every cell its plan owes decided (none of them failed or untested), its
+cells are kept in WORKDIR/job-memo/<kind>@<who> (who: the series, or the
+architecture of an architecture's job) under the job's inputs key.  The
+next make's scheduler computes the job's key again before it would start
+it: when the memo holds the same key and every cell's evidence (its log,
+file or directory) is where and as it was, the cells go back into the
+store as taken from a cache, and the job is done.  Anything else, and the
+job runs as it would have, its stage script deciding cell by cell from its
+own caches; a memo is only ever a shortcut to what that would say.
+
+The inputs key is deliberately coarse: it covers more than any one cell's
+key, so that a change that could alter a cell always runs the job.  It is
+the SHA-256 of
+  - the job: its kind, series and architecture;
+  - the lines the plans owe it (each commit by sha, its stages and
+    architectures): a changed branch, base or check list changes it;
+  - every file of the workspace the stage scripts read: all of WS_ROOT
+    but .git, tests/, .ci/ and the top-level notes (*.md), by path and
+    content, so an edit anywhere in scripts/, checks/, cocci/, qemu/,
+    fixups/, series/ or the Makefile runs every job again;
+  - the environment the job gets, less the variables that say only where
+    and when this run happens (VOLATILE);
+  - the installed tools: the state of dpkg's database and of every PATH
+    directory (size and modification time), and the host's /dev/kvm
+    (whether this user may open it) and cores.
+
+FRESH=1 (boot every commit again) and JOB_MEMO=0 take nothing from a memo;
+a job's memo is written afresh each time it runs.  A memo that cannot be
+read whole is named on standard error and ignored.
+"""
+
+import dataclasses
+import datetime
+import hashlib
+import os
+import sys
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cells  # noqa: E402
+
+MEMO_DIR = "job-memo"
+FORMAT = "job-memo 1"
+
+# Where and when this run happens, never what it computes: its start, its
+# lock, the checkout's path (its files are hashed instead), the series it
+# selected (the job's own are in its plan lines), make's recursion and the
+# user's terminal and session.
+VOLATILE = frozenset((
+    "WS_START", "WS_LOCK_HELD", "WS_ROOT", "SERIES", "WS_TABLE_AT_END",
+    "MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES", "MAKE_TERMOUT", "MAKE_TERMERR",
+    "SHLVL", "PWD", "OLDPWD", "_", "TERM", "COLORTERM", "COLUMNS", "LINES",
+    "SSH_CLIENT", "SSH_CONNECTION", "SSH_TTY", "SSH_AUTH_SOCK", "TMUX", "TMUX_PANE",
+    "STY", "WINDOW", "DISPLAY", "WAYLAND_DISPLAY", "XDG_SESSION_ID", "XDG_RUNTIME_DIR",
+    "DBUS_SESSION_BUS_ADDRESS", "LS_COLORS", "INVOCATION_ID", "JOURNAL_STREAM", "MAIL",
+))
+
+# What of WS_ROOT no stage script reads.
+NOT_READ = (".git", "tests", ".ci", "__pycache__")
+
+
+def memo_dir(report, env=None):
+    """WORKDIR/job-memo (REPORT's parent when WORKDIR is not set)."""
+    env = os.environ if env is None else env
+    workdir = env.get("WORKDIR") or os.path.dirname(os.path.abspath(report))
+    return os.path.join(workdir, MEMO_DIR)
+
+
+def memo_path(report, kind, who, env=None):
+    return os.path.join(memo_dir(report, env), f"{kind}@{who}")
+
+
+def enabled(env=None):
+    env = os.environ if env is None else env
+    return env.get("JOB_MEMO", "1") != "0" and env.get("FRESH", "0") != "1"
+
+
+def workspace_files(root):
+    """(path relative to ROOT, content) of every file a stage may read, in
+    a stable order."""
+    out = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        rel = os.path.relpath(dirpath, root)
+        dirnames[:] = sorted(d for d in dirnames if d not in NOT_READ)
+        for name in sorted(filenames):
+            if rel == "." and name.endswith(".md"):
+                continue
+            path = os.path.join(dirpath, name)
+            if os.path.islink(path):
+                content = ("-> " + os.readlink(path)).encode()
+            else:
+                with open(path, "rb") as f:
+                    content = f.read()
+            out.append((os.path.normpath(os.path.join(rel, name)), content))
+    return out
+
+
+def workspace_digest(root):
+    h = hashlib.sha256()
+    for rel, content in workspace_files(root):
+        h.update(f"{rel}\0{len(content)}\0".encode("utf-8", "surrogateescape"))
+        h.update(content)
+    return h.hexdigest()
+
+
+def stat_line(path):
+    """PATH's size and modification time, or "absent"."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return f"{path} absent"
+    return f"{path} {st.st_size} {st.st_mtime_ns}"
+
+
+def host_lines(env):
+    """The installed tools and the host, as lines: dpkg's database, each
+    PATH directory, /dev/kvm and the cores."""
+    lines = [stat_line("/var/lib/dpkg/status")]
+    for d in env.get("PATH", "").split(":"):
+        if d:
+            lines.append(stat_line(d))
+    kvm = os.access("/dev/kvm", os.R_OK | os.W_OK)
+    lines.append(f"kvm {int(kvm)}")
+    lines.append(f"cores {os.cpu_count()}")
+    return lines
+
+
+def env_lines(env):
+    return [f"{k}={v}" for k, v in sorted(env.items()) if k not in VOLATILE]
+
+
+def inputs_key(kind, who, series, planned, workspace, env):
+    """The job's inputs key (the module's docstring): PLANNED, the
+    cells.Planned it owes; WORKSPACE, workspace_digest of WS_ROOT; ENV,
+    the environment it runs in."""
+    h = hashlib.sha256()
+
+    def add(line):
+        h.update(line.encode("utf-8", "surrogateescape") + b"\n")
+
+    add(FORMAT)
+    add(f"job {kind} {who} {','.join(series)}")
+    for p in planned:
+        add(f"plan {p.series} {p.index} {p.commit} {p.stage} {p.arch} {p.subject}")
+    add(f"workspace {workspace}")
+    for line in env_lines(env):
+        add(f"env {line}")
+    for line in host_lines(env):
+        add(f"host {line}")
+    return h.hexdigest()
+
+
+def evidence(log):
+    """What a cell's log is like now: a file's size and modification
+    time, a directory's modification time; "absent" when it is not
+    there; "" for a cell that names none."""
+    if not log:
+        return ""
+    try:
+        st = os.stat(log)
+    except OSError:
+        return "absent"
+    if os.path.isdir(log):
+        return f"dir {st.st_mtime_ns}"
+    return f"file {st.st_size} {st.st_mtime_ns}"
+
+
+@dataclasses.dataclass
+class Memo:
+    key: str
+    when: str
+    cells: list         # (cells.Cell, its evidence when kept)
+
+    def text(self):
+        out = [FORMAT, f"key {self.key}", f"when {self.when}"]
+        for cell, ev in self.cells:
+            out.append(f"cell {cell.row()}")
+            out.append(f"evidence {ev}")
+        return "\n".join(out) + "\n"
+
+    @classmethod
+    def parse(cls, text):
+        """A memo from its text; raises cells.Damaged naming the line."""
+        lines = text.split("\n")
+        if lines[-1] != "":
+            raise cells.Damaged("it does not end with a newline (cut short)")
+        lines = lines[:-1]
+        if len(lines) < 3 or lines[0] != FORMAT:
+            raise cells.Damaged(f"line 1: not '{FORMAT}'")
+        if not lines[1].startswith("key ") or not lines[2].startswith("when "):
+            raise cells.Damaged("lines 2-3: not its key and time")
+        memo = cls(lines[1][4:], lines[2][5:], [])
+        body = lines[3:]
+        if len(body) % 2:
+            raise cells.Damaged(f"line {len(lines)}: a cell without its evidence")
+        for n in range(0, len(body), 2):
+            cell_line, ev_line = body[n], body[n + 1]
+            if not cell_line.startswith("cell ") or not ev_line.startswith("evidence "):
+                raise cells.Damaged(f"line {n + 4}: not a cell and its evidence")
+            try:
+                cell = cells.Cell.parse(cell_line[5:])
+            except cells.Damaged as e:
+                raise cells.Damaged(f"line {n + 4}: {e}") from None
+            memo.cells.append((cell, ev_line[9:]))
+        return memo
+
+
+def load(path):
+    """The memo at PATH, or None (none there, or damaged: named)."""
+    try:
+        with open(path, encoding="utf-8", errors="surrogateescape") as f:
+            text = f.read()
+    except FileNotFoundError:
+        return None
+    except OSError as e:
+        cells.warn(f"cannot read the job memo {path} ({e}): the job runs")
+        return None
+    try:
+        return Memo.parse(text)
+    except cells.Damaged as e:
+        cells.warn(f"the job memo {path} is damaged ({e}): the job runs, and writes it again")
+        return None
+
+
+def stage_job(stage, arch):
+    """(kind, who-is-an-arch) of the job that decides STAGE (None for apply)."""
+    if stage == "apply":
+        return None
+    if stage in ("build", "boot", "cross", "build-debug", "boot-debug"):
+        return stage
+    if cells.is_arch_stage(stage):
+        return "build-arch" if stage.startswith("build-") else "boot-arch"
+    return "checks"
+
+
+# A job that decides no cell of its own (the debug kernel's build) answers
+# for the cells of the job that needs what it makes.
+ANSWERS_FOR = {"build-debug": "boot-debug"}
+
+
+def owed(planned, kind, series, arch=""):
+    """The cells.Planned of job KIND for SERIES (and ARCH, an
+    architecture's job)."""
+    kind = ANSWERS_FOR.get(kind, kind)
+    return [p for p in planned
+            if p.series in series and stage_job(p.stage, p.arch) == kind
+            and (not arch or cells.boot_arch(p.stage) == arch)]
+
+
+def decided(report, planned_cells):
+    """The stored cells that decide PLANNED_CELLS, or None when one of
+    them is not decided, or failed or verified nothing (such a job is
+    never kept: the next run asks its stage script again)."""
+    if not planned_cells:
+        return None
+    store = {}
+    for c in cells.read_store(report):
+        store.setdefault((c.series, c.index, c.stage), []).append(c)
+    out = []
+    for p in planned_cells:
+        got = [c for c in store.get((p.series, p.index, p.stage), ()) if p.decided_by(c)]
+        if not got or any(c.status in (cells.Status.FAIL, cells.Status.UNTESTED) for c in got):
+            return None
+        out.extend(c for c in got if c not in out)
+    return out
+
+
+def keep(path, key, decided_cells):
+    """The memo of a job that ended well: KEY and its DECIDED_CELLS, with
+    each one's evidence as it is now."""
+    when = datetime.datetime.now().strftime("%Y-%m-%d %H:%M")
+    memo = Memo(key, when, [(c, evidence(c.log)) for c in decided_cells])
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    cells.write_atomically(path, memo.text())
+
+
+def forget(path):
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass
+
+
+def usable(memo, key):
+    """Whether MEMO was kept under KEY and every cell's evidence is as it
+    was kept."""
+    if memo is None or memo.key != key or not memo.cells:
+        return False
+    return all(evidence(c.log) == ev and ev != "absent" for c, ev in memo.cells)
+
+
+def cached(cell):
+    """CELL as a cache gives it: no seconds of work, marked cached, its
+    detail saying so (as a stage script's cached cell)."""
+    detail = cell.detail
+    if not (detail.endswith("(cached)") or ", cached" in detail):
+        detail += " (cached)"
+    return dataclasses.replace(cell, seconds=0, detail=detail, cached=True)
+
+
+def store(report, memo):
+    """MEMO's cells into the store of REPORT, as cached (cells.cell_path,
+    written whole or not at all)."""
+    for cell, _ in memo.cells:
+        c = cached(cell)
+        path = cells.cell_path(report, c)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        cells.write_atomically(path, c.row() + "\n")

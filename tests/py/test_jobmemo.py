@@ -1,0 +1,206 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Tests of scripts/jobmemo.py through scripts/scheduler.py: stand-in stage
+scripts that store the cells their job owes; a second run with nothing
+changed starts no job and has every cell back, as cached; each input of the
+key (a workspace file, a series' commits, the environment), a log that is
+gone, a failed cell, JOB_MEMO=0, FRESH=1 and a damaged memo each make the
+jobs it concerns run again, and only those."""
+
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+TOOL = ROOT / "scripts" / "scheduler.py"
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, str(ROOT / "scripts"))
+sys.path.insert(0, str(ROOT / "tests" / "py"))
+import cells  # noqa: E402
+import jobmemo  # noqa: E402
+import test_scheduler as ts  # noqa: E402
+
+# A stage script: its start in the log, then the cells its job owes, each
+# a pass with a log of its own (the stages the file FAIL_FILE names fail).
+STAND_IN = """#!/bin/bash
+echo "start $(basename "$0") $* $SERIES ${BOOT_ARCH:-}" >>"$LOG"
+/usr/bin/python3 "$(dirname "$0")/record.py" "$(basename "$0")" "$@"
+"""
+
+RECORD = """import os, sys
+sys.path.insert(0, os.environ["CELLS_DIR"])
+import cells, jobmemo
+script, args = sys.argv[1], sys.argv[2:]
+kind = {("build.sh", "series"): "build", ("boot.sh", "series"): "boot",
+        ("cross.sh", "series"): "cross", ("check.sh",): "checks",
+        ("boot.sh", "heads-build"): "build-debug", ("boot.sh", "heads"): "boot-debug",
+        ("boot.sh", "arch-builds"): "build-arch", ("boot.sh", "arch-boots"): "boot-arch"}[(script, *args)]
+if kind == "build-debug":
+    sys.exit(0)     # the debug kernel: its boots decide its cells
+report = os.environ["STAND_IN_REPORT"]
+arch = os.environ.get("BOOT_ARCH", "") if kind.endswith("-arch") else ""
+owed = jobmemo.owed(cells.read_plans(report), kind, os.environ["SERIES"].split(","), arch)
+for p in owed:
+    a = "arm" if p.arch == cells.ANY_ARCH else p.arch
+    log = os.path.join(os.environ["LOGS"], f"{p.series}-{p.index}-{p.stage}-{a}")
+    with open(log, "w") as f:
+        f.write("the evidence\\n")
+    fail = os.environ["FAIL_FILE"]
+    failing = open(fail).read().split() if os.path.exists(fail) else []
+    status = cells.Status.FAIL if p.stage in failing else cells.Status.PASS
+    c = cells.Cell(p.series, p.index, p.commit, p.subject, p.stage, status, 3, "decided", log, a)
+    path = cells.cell_path(report, c)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    cells.write_atomically(path, c.row() + "\\n")
+"""
+
+
+def workspace(tmp_path):
+    root = tmp_path / "ws"
+    (root / "scripts").mkdir(parents=True)
+    for name in ("build.sh", "boot.sh", "cross.sh", "check.sh"):
+        (root / "scripts" / name).write_text(STAND_IN)
+    (root / "scripts" / "record.py").write_text(RECORD)
+    (tmp_path / "logs").mkdir()
+    ts.make_plans(tmp_path / "report")
+    return root
+
+
+def run(tmp_path, extra_env=None):
+    """One scheduler run over the plans of one and two: its output and the
+    jobs that started ("script args series arch")."""
+    log = tmp_path / "log"
+    log.write_text("")
+    env = dict(ts.clean_env(), WS_ROOT=str(tmp_path / "ws"), LOG=str(log), LOGS=str(tmp_path / "logs"),
+               STAND_IN_REPORT=str(tmp_path / "report"), CELLS_DIR=str(ROOT / "scripts"),
+               FAIL_FILE=str(tmp_path / "failing"),
+               WS_START=str(int(time.time())), **(extra_env or {}))
+    # A new run forgets the last one's cells, as all.sh's cells reset does.
+    shutil.rmtree(tmp_path / "report" / "cells", ignore_errors=True)
+    proc = subprocess.run([str(TOOL), str(tmp_path / "report"), "one", "two"], env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    started = [" ".join(line.split()[1:]) for line in log.read_text().splitlines()]
+    return proc.stdout + proc.stderr, started
+
+
+def all_jobs(tmp_path):
+    return len(ts.sched.plan_jobs(str(tmp_path / "report"), ["one", "two"]))
+
+
+def decided_cells(tmp_path):
+    # (apply cells are all.sh's, before the jobs)
+    got = [c for c in cells.load(str(tmp_path / "report")) if c.stage != "apply"]
+    assert not [c for c in got if c.missing], "a planned cell was not decided"
+    return got
+
+
+def test_nothing_changed_no_job_runs_and_every_cell_is_back_cached(tmp_path):
+    workspace(tmp_path)
+    out, started = run(tmp_path)
+    assert len(started) == all_jobs(tmp_path)
+    first = decided_cells(tmp_path)
+    assert not any(c.cached for c in first)
+    memos = sorted(os.listdir(tmp_path / "job-memo"))
+    assert "build@one" in memos and "boot-arch@arm64" in memos and len(memos) == all_jobs(tmp_path)
+
+    out, started = run(tmp_path)
+    assert started == [], out
+    again = decided_cells(tmp_path)
+    assert [c.key for c in again] == [c.key for c in first]
+    assert all(c.cached and c.seconds == 0 and c.detail == "decided (cached)" for c in again)
+    assert "build      one: its 3 cells as the run of" in out
+    assert "nothing they depend on has changed (cached; job-memo/build@one)" in out
+    assert "=== series 2 of 2: two (2 commits) ===" in out
+    rows = ts.sched.read_jobs(str(tmp_path / "report"))
+    assert len(rows) == all_jobs(tmp_path) and all(r["status"] == 0 for r in rows)
+
+
+def test_an_edited_workspace_file_runs_every_job_again(tmp_path):
+    root = workspace(tmp_path)
+    run(tmp_path)
+    with open(root / "scripts" / "build.sh", "a") as f:
+        f.write("# a comment\n")
+    _, started = run(tmp_path)
+    assert len(started) == all_jobs(tmp_path)
+    # Notes and tests are no input of any job.
+    (root / "README.md").write_text("notes\n")
+    (root / "tests").mkdir()
+    (root / "tests" / "t.bats").write_text("a test\n")
+    _, started = run(tmp_path)
+    assert started == []
+
+
+def test_a_changed_series_runs_its_jobs_and_the_architectures_not_the_other_series(tmp_path):
+    workspace(tmp_path)
+    run(tmp_path)
+    plan = tmp_path / "report" / "plan" / "two"
+    plan.write_text(plan.read_text().replace("c" * 40, "d" * 40))
+    _, started = run(tmp_path)
+    assert not [j for j in started if " one" in j and "," not in j], started
+    assert sorted(j.split()[0:2] == ["boot.sh", "arch-builds"] for j in started).count(True) == 2
+    assert any(j.startswith("build.sh series two") for j in started)
+    decided_cells(tmp_path)
+
+
+def test_the_environment_is_an_input_where_and_when_are_not(tmp_path):
+    workspace(tmp_path)
+    run(tmp_path)
+    _, started = run(tmp_path, {"WS_LOCK_HELD": "123", "TERM": "dumb", "MAKELEVEL": "2"})
+    assert started == []
+    _, started = run(tmp_path, {"CROSS_MAX_OBJS": "4"})
+    assert len(started) == all_jobs(tmp_path)
+
+
+def test_a_log_that_is_gone_or_rewritten_runs_its_job_again(tmp_path):
+    workspace(tmp_path)
+    run(tmp_path)
+    (tmp_path / "logs" / "two-2-build-x86_64").unlink()
+    os.utime(tmp_path / "logs" / "one-1-checkpatch-", ns=(1, 1))
+    _, started = run(tmp_path)
+    assert sorted(started) == ["build.sh series two", "check.sh one"]
+    decided_cells(tmp_path)
+
+
+def test_a_job_with_a_failed_cell_is_not_kept(tmp_path):
+    workspace(tmp_path)
+    (tmp_path / "failing").write_text("boot\n")
+    run(tmp_path)
+    assert not (tmp_path / "job-memo" / "boot@one").exists()
+    assert (tmp_path / "job-memo" / "build@one").exists()
+    (tmp_path / "failing").unlink()
+    _, started = run(tmp_path)
+    assert sorted(started) == ["boot.sh series one", "boot.sh series two"]
+
+
+def test_job_memo_0_and_fresh_1_run_every_job(tmp_path):
+    workspace(tmp_path)
+    run(tmp_path)
+    for env in ({"JOB_MEMO": "0"}, {"FRESH": "1"}):
+        _, started = run(tmp_path, env)
+        assert len(started) == all_jobs(tmp_path), env
+
+
+def test_a_damaged_memo_is_named_and_its_job_runs(tmp_path):
+    workspace(tmp_path)
+    run(tmp_path)
+    memo = tmp_path / "job-memo" / "cross@one"
+    memo.write_text(memo.read_text()[:-10])
+    out, started = run(tmp_path)
+    assert started == ["cross.sh series one"]
+    assert f"the job memo {memo} is damaged (it does not end with a newline (cut short))" in out
+    _, started = run(tmp_path)
+    assert started == []
+
+
+def test_a_memo_reads_back_as_written(tmp_path):
+    c = cells.Cell("one", 2, "c" * 40, "tty: a subject", "cross", cells.Status.WARN, 7,
+                   "1 new warning", "/w/log", "arm")
+    c = cells.Cell.parse(c.row())
+    memo = jobmemo.Memo("k" * 64, "2026-12-07 13:00", [(c, "file 12 34")])
+    back = jobmemo.Memo.parse(memo.text())
+    assert back == memo
+    assert jobmemo.cached(c).detail == "1 new warning (cached)"
