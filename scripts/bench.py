@@ -355,13 +355,20 @@ def print_limit(report, results, cores):
             f"{stage} {100 * w[2] / total:.0f}%" for stage, w in shares if w[2]))
 
 
-def series_builds(raw):
-    """The bisect-build rows ("name/idx sha[ (cached)]"), as (what, cached)."""
+def series_builds(raw, results=None):
+    """The bisect-build rows ("name/idx sha[ (cached)]"), as (what, cached);
+    and from RESULTS (results.tsv's rows), the x86_64 build cells a job
+    memo gave back (scripts/jobmemo.py), which have no row: cached."""
     rows = []
     for kind, what, *_ in raw:
         words = what.split()
         if kind == "build" and words and re.fullmatch(r"[^/\s]+/[0-9]+", words[0]):
             rows.append((" ".join(words[:2]), "(cached)" in what))
+    named = {what for what, _ in rows}
+    for row in cell_rows(results):
+        what = f"{row['series']}/{row['index']} {row['commit'][:12]}"
+        if row["stage"] == LEAN_BUILD and row.get("cached") == "1" and what not in named:
+            rows.append((what, True))
     return rows
 
 
@@ -376,12 +383,12 @@ def computed_cells(raw):
     return n
 
 
-def run_kind(state, raw):
+def run_kind(state, raw, results=None):
     if state == "cold":
         return "cold"
     if computed_cells(raw) == 0:
         return "unchanged"
-    return f"{sum(not cached for _, cached in series_builds(raw))} rebuilt"
+    return f"{sum(not cached for _, cached in series_builds(raw, results))} rebuilt"
 
 
 def naive_build(report):
@@ -395,7 +402,7 @@ def naive_build(report):
     return col
 
 
-def naive_cost(report, raw, which):
+def naive_cost(report, raw, which, results=None):
     """Seconds the naive way takes to rebuild the commits WHICH names
     ("all" or "rebuilt") of this run's bisect-build, or None without a
     naive.tsv."""
@@ -405,7 +412,7 @@ def naive_cost(report, raw, which):
     full, objects = float(col["seconds"]), float(col["objects"])
     counts = {what: seconds(secs) for kind, what, secs, *_ in raw if kind == "objects"}
     total = 0.0
-    for what, cached in series_builds(raw):
+    for what, cached in series_builds(raw, results):
         if which == "rebuilt" and cached:
             continue
         total += full / objects * (counts.get(what) or objects)
@@ -416,10 +423,11 @@ def record(report, what, secs, state, series):
     raw = [r + [""] * (3 - len(r)) for r in read_tsv(os.path.join(report, "bench-raw.tsv"))]
     if what not in ("make", "make-test"):
         raw = []
-    kind = run_kind(state, raw) if raw else state
-    builds = series_builds(raw)
+    results = read_tsv(os.path.join(report, "results.tsv")) if what in ("make", "make-test") else []
+    kind = run_kind(state, raw, results) if raw else state
+    builds = series_builds(raw, results)
     which = "rebuilt" if kind.endswith(" rebuilt") else "all"
-    naive = naive_cost(report, raw, which) if raw else None
+    naive = naive_cost(report, raw, which, results) if raw else None
     if naive is None:
         naive = naive_later(naive_build(report), {"kind": kind, "what": what})
     path = os.path.join(report, RUNS)

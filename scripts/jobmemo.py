@@ -9,11 +9,15 @@ every cell its plan owes decided (none of them failed or untested), its
 cells are kept in WORKDIR/job-memo/<kind>@<who> (who: the series, or the
 architecture of an architecture's job) under the job's inputs key.  The
 next make's scheduler computes the job's key again before it would start
-it: when the memo holds the same key and every cell's evidence (its log,
-file or directory) is where and as it was, the cells go back into the
-store as taken from a cache, and the job is done.  Anything else, and the
+it: when the memo holds the same key and every cell's log (a file or a
+directory) is still there, the cells go back into the store as taken from
+a cache, and the job is done.  Anything else, and the
 job runs as it would have, its stage script deciding cell by cell from its
-own caches; a memo is only ever a shortcut to what that would say.
+own caches; a memo is only ever a shortcut to what that would say.  A
+stage script run outside make's jobs (make check, make boot-test FRESH=1
+...) may decide a cell again, differently: when it records any cell but an
+apply cell, lib.sh's record forgets every memo (WS_JOB, which the
+scheduler gives its jobs, is not set there).
 
 The inputs key is deliberately coarse: it covers more than any one cell's
 key, so that a change that could alter a cell always runs the job.  It is
@@ -158,18 +162,15 @@ def inputs_key(kind, who, series, planned, workspace, env):
 
 
 def evidence(log):
-    """What a cell's log is like now: a file's size and modification
-    time, a directory's modification time; "absent" when it is not
-    there; "" for a cell that names none."""
+    """Whether a cell's log is there: "present" or "absent"; "" for a cell
+    that names none.  (Not its time or content: a stage that takes a
+    cell from its cache may write the same logs again, and a commit's boot
+    directory is shared by the series that have it.  What recomputes a
+    cell outside make's jobs forgets every memo instead: lib.sh's
+    record.)"""
     if not log:
         return ""
-    try:
-        st = os.stat(log)
-    except OSError:
-        return "absent"
-    if os.path.isdir(log):
-        return f"dir {st.st_mtime_ns}"
-    return f"file {st.st_size} {st.st_mtime_ns}"
+    return "present" if os.path.lexists(log) else "absent"
 
 
 @dataclasses.dataclass
@@ -289,8 +290,8 @@ def forget(path):
 
 
 def usable(memo, key):
-    """Whether MEMO was kept under KEY and every cell's evidence is as it
-    was kept."""
+    """Whether MEMO was kept under KEY and every cell's log is still
+    there."""
     if memo is None or memo.key != key or not memo.cells:
         return False
     return all(evidence(c.log) == ev and ev != "absent" for c, ev in memo.cells)

@@ -339,6 +339,7 @@ record() {
 		build-* | boot-*) arch=${stage#*-} ;;
 		esac
 	fi
+	[[ $stage == apply || -n ${WS_JOB:-} ]] || forget_job_memos
 	subject=${subject//[[:cntrl:]]/ }
 	detail=${detail//[[:cntrl:]]/ }
 	log=${log//[[:cntrl:]]/ }
@@ -358,6 +359,17 @@ record() {
 		die "could not store the $stage cell of $series [$index] ($status) in $file (is the disk full?); the cells stored before it are kept"
 	fi
 	results_view
+}
+
+# forget_job_memos: every job memo of $WORKDIR/job-memo removed, once per
+# script: a stage run outside make's jobs (no WS_JOB) may decide a cell
+# again, and differently, so no make may take the old one from a memo
+# (scripts/jobmemo.py).
+JOB_MEMOS_FORGOTTEN=0
+forget_job_memos() {
+	((JOB_MEMOS_FORGOTTEN)) && return 0
+	rm -rf "$WORKDIR/job-memo" || die "could not remove the job memos in $WORKDIR/job-memo: a make would take cells from them that this run decides again"
+	JOB_MEMOS_FORGOTTEN=1
 }
 
 # results_view: $RESULTS rewritten from the store (the decided cells; the

@@ -125,7 +125,9 @@ class Job:
         return JOBS[self.kind]
 
     def env(self):
-        env = {"SERIES": ",".join(self.series)}
+        # WS_JOB: lib.sh's record forgets the job memos when a stage
+        # records a cell outside a job (scripts/jobmemo.py).
+        env = {"SERIES": ",".join(self.series), "WS_JOB": f"{self.kind}@{self.arch or self.series[0]}"}
         if self.arch:
             env["BOOT_ARCH"] = self.arch
         return env

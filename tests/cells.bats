@@ -236,3 +236,42 @@ cells_of() {
 	[[ $(results_row one 0 apply) == "fail series/one/base names linux-source-9.11, which is not imported"* ]]
 	[[ $(results_row two 1 boot) == pass* ]]
 }
+
+@test "a make with nothing changed starts no stage job: each job's cells come back from its memo; an edited series runs its own jobs again" {
+	make_series one linux-source "a.c:int a;:fixture: add a"
+	make_series two linux-source "b.c:int b;:fixture: add b"
+	make_run
+	[ "$status" -eq 0 ]
+	[ -s "$WORKDIR/job-memo/build@one" ]
+	[ -s "$WORKDIR/job-memo/boot-arch@arm64" ]
+	local first
+	first=$(cut -f1-6,8 "$WORKDIR/report/results.tsv" | sed 's/ (cached)$\|, cached$//' | LC_ALL=C sort)
+	make_run
+	[ "$status" -eq 0 ]
+	[[ $output == *"build      one: its 2 cells as the run of "*" decided them: nothing they depend on has changed (cached; job-memo/build@one)"* ]]
+	[[ $output == *"boot-arch  arm64 (one,two): its 4 cells"* ]]
+	# No stage script ran: none of them printed a commit's line.
+	[[ $output != *"one [1/1]"* && $output != *"two [1/1]"* ]]
+	# The same cells, every one of them cached.
+	[ "$(cut -f1-6,8 "$WORKDIR/report/results.tsv" | sed 's/ (cached)$\|, cached$//' | LC_ALL=C sort)" = "$first" ]
+	[ "$(awk -F'\t' 'NR > 1 && $5 != "apply" && $11 != 1' "$WORKDIR/report/results.tsv")" = "" ]
+	[[ $(sed -n '$p' "$WORKDIR/report/bench-runs.tsv" | cut -f3,4) == $'warm\tunchanged' ]]
+	# A stage run outside make's jobs may decide a cell again: the next
+	# make takes nothing from a memo.
+	SERIES=one CHECKS=signoff run ws check.sh
+	[ "$status" -eq 0 ]
+	[ ! -e "$WORKDIR/job-memo" ]
+	make_run
+	[ "$status" -eq 0 ]
+	[[ $output == *"one [1/1]"* && $output != *"nothing they depend on has changed"* ]]
+	make_run
+	[[ $output == *"build      one: its 2 cells as the run of "* && $output != *"one [1/1]"* ]]
+	# Series two edited: its jobs and the arm64 ones (which build and boot
+	# its head) run again, series one's do not.
+	make_series two linux-source "b.c:int c;:fixture: add b"
+	make_run
+	[ "$status" -eq 0 ]
+	[[ $output == *"build      one: its 2 cells as the run of "* ]]
+	[[ $output != *"build      two: its"* && $output == *"two [1/1]"* ]]
+	[[ $output != *"boot-arch  arm64 (one,two): its"* ]]
+}

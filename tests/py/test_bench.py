@@ -129,6 +129,17 @@ def test_record_a_run_that_computed_nothing_is_unchanged(tmp_path):
     assert record(tmp_path, "warm", raw) == ["make", "warm", "unchanged", "61", "nsig", "1", "0", "90"]
 
 
+def test_record_counts_the_builds_a_job_memo_gave_back_as_cached(tmp_path):
+    # scripts/jobmemo.py: the build job did not run, so no "build" rows;
+    # its cells came back cached.
+    head = "series\tindex\tcommit\tsubject\tstage\tstatus\tseconds\tdetail\tlog\tarch\tcached\n"
+    (tmp_path / "results.tsv").write_text(head + "".join(
+        f"nsig\t{i}\t{c * 40}\ts\t{stage}\tpass\t0\tok (cached)\t/l\t{arch}\t1\n"
+        for i, c in ((0, "a"), (1, "b")) for stage, arch in (("build", "x86_64"), ("boot", "x86_64"))))
+    raw = "phase\tdeps.sh\t1\nphase\tbuild.sh series\t0\n"
+    assert record(tmp_path, "warm", raw) == ["make", "warm", "unchanged", "61", "nsig", "2", "0", "180"]
+
+
 def test_record_without_a_naive_measure_leaves_the_naive_column_empty(tmp_path):
     record(tmp_path, "warm")
     (tmp_path / "naive.tsv").unlink()

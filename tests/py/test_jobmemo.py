@@ -155,11 +155,13 @@ def test_the_environment_is_an_input_where_and_when_are_not(tmp_path):
     assert len(started) == all_jobs(tmp_path)
 
 
-def test_a_log_that_is_gone_or_rewritten_runs_its_job_again(tmp_path):
+def test_a_log_that_is_gone_runs_its_job_again_one_written_again_does_not(tmp_path):
     workspace(tmp_path)
     run(tmp_path)
     (tmp_path / "logs" / "two-2-build-x86_64").unlink()
-    os.utime(tmp_path / "logs" / "one-1-checkpatch-", ns=(1, 1))
+    (tmp_path / "logs" / "one-1-checkpatch-").unlink()
+    # A stage that takes a cell from its cache may write its log again.
+    os.utime(tmp_path / "logs" / "one-1-boot-x86_64", ns=(1, 1))
     _, started = run(tmp_path)
     assert sorted(started) == ["build.sh series two", "check.sh one"]
     decided_cells(tmp_path)
