@@ -368,7 +368,7 @@ record() {
 JOB_MEMOS_FORGOTTEN=0
 forget_job_memos() {
 	((JOB_MEMOS_FORGOTTEN)) && return 0
-	rm -rf "$WORKDIR/job-memo" || die "could not remove the job memos in $WORKDIR/job-memo: a make would take cells from them that this run decides again"
+	[[ ! -e $WORKDIR/job-memo ]] || rm -rf "$WORKDIR/job-memo" || die "could not remove the job memos in $WORKDIR/job-memo: a make would take cells from them that this run decides again"
 	JOB_MEMOS_FORGOTTEN=1
 }
 
