@@ -28,7 +28,9 @@ the SHA-256 of
   - every file of the workspace the stage scripts read: all of WS_ROOT
     but .git, tests/, .ci/ and the top-level notes (*.md), by path and
     content, so an edit anywhere in scripts/, checks/, cocci/, qemu/,
-    fixups/, series/ or the Makefile runs every job again;
+    fixups/, series/ or the Makefile runs every job again; and the files
+    of SERIES_DIR, CHECKS_DIR and CONFIG_DIR where they name another
+    directory;
   - the environment the job gets, less the variables that say only where
     and when this run happens (VOLATILE);
   - the installed tools: the state of dpkg's database and of every PATH
@@ -53,12 +55,17 @@ import cells  # noqa: E402
 MEMO_DIR = "job-memo"
 FORMAT = "job-memo 1"
 
+# The variables that name a directory of the workspace's inputs elsewhere
+# than its own (lib.sh's defaults are under WS_ROOT): their files are hashed
+# wherever they are (workspace_digest), their paths are not.
+CODE_DIRS = ("SERIES_DIR", "CHECKS_DIR", "CONFIG_DIR")
+
 # Where and when this run happens, never what it computes: its start, its
-# lock, the checkout's path (its files are hashed instead), the series it
-# selected (the job's own are in its plan lines), make's recursion and the
-# user's terminal and session.
+# lock, the checkout's path and those of CODE_DIRS (their files are hashed
+# instead: workspace_digest), the series it selected (the job's own are in
+# its plan lines), make's recursion and the user's terminal and session.
 VOLATILE = frozenset((
-    "WS_START", "WS_LOCK_HELD", "WS_ROOT", "SERIES", "WS_TABLE_AT_END",
+    "WS_START", "WS_LOCK_HELD", "WS_ROOT", *CODE_DIRS, "SERIES", "WS_TABLE_AT_END",
     "MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES", "MAKE_TERMOUT", "MAKE_TERMERR",
     "SHLVL", "PWD", "OLDPWD", "_", "TERM", "COLORTERM", "COLUMNS", "LINES",
     "SSH_CLIENT", "SSH_CONNECTION", "SSH_TTY", "SSH_AUTH_SOCK", "TMUX", "TMUX_PANE",
@@ -106,11 +113,21 @@ def workspace_files(root):
     return out
 
 
-def workspace_digest(root):
+def workspace_digest(root, env=None):
+    """The files of ROOT, and of each CODE_DIRS directory ENV names outside
+    it, by path and content."""
+    env = os.environ if env is None else env
     h = hashlib.sha256()
-    for rel, content in workspace_files(root):
-        h.update(f"{rel}\0{len(content)}\0".encode("utf-8", "surrogateescape"))
-        h.update(content)
+    trees = [("", root)]
+    real_root = os.path.realpath(root)
+    for var in CODE_DIRS:
+        d = env.get(var)
+        if d and not (os.path.realpath(d) + "/").startswith(real_root + "/"):
+            trees.append((var, d))
+    for name, tree in trees:
+        for rel, content in workspace_files(tree):
+            h.update(f"{name}\0{rel}\0{len(content)}\0".encode("utf-8", "surrogateescape"))
+            h.update(content)
     return h.hexdigest()
 
 

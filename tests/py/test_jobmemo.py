@@ -155,6 +155,21 @@ def test_the_environment_is_an_input_where_and_when_are_not(tmp_path):
     assert len(started) == all_jobs(tmp_path)
 
 
+def test_checks_elsewhere_are_an_input_by_content_not_by_path(tmp_path):
+    workspace(tmp_path)
+    checks = tmp_path / "my-checks"
+    (checks / "mine").mkdir(parents=True)
+    (checks / "mine" / "run").write_text("#!/bin/sh\nexit 0\n")
+    run(tmp_path, {"CHECKS_DIR": str(checks)})
+    moved = tmp_path / "moved-checks"
+    checks.rename(moved)
+    _, started = run(tmp_path, {"CHECKS_DIR": str(moved)})
+    assert started == []
+    (moved / "mine" / "run").write_text("#!/bin/sh\nexit 1\n")
+    _, started = run(tmp_path, {"CHECKS_DIR": str(moved)})
+    assert len(started) == all_jobs(tmp_path)
+
+
 def test_a_log_that_is_gone_runs_its_job_again_one_written_again_does_not(tmp_path):
     workspace(tmp_path)
     run(tmp_path)
