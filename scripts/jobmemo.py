@@ -5,8 +5,8 @@ so that a make in which nothing a job depends on changed takes its cells
 back without starting its stage script.
 
 scripts/scheduler.py is the only user.  When a job ends with status 0 and
-every cell its plan owes decided (none of them failed or untested), its
-cells are kept in WORKDIR/job-memo/<kind>@<who> (who: the series, or the
+every cell its plan owes decided, each one its stage would itself take
+from its cache (keepable), its cells are kept in WORKDIR/job-memo/<kind>@<who> (who: the series, or the
 architecture of an architecture's job) under the job's inputs key.  The
 next make's scheduler computes the job's key again before it would start
 it: when the memo holds the same key and every cell's log (a file or a
@@ -272,10 +272,25 @@ def owed(planned, kind, series, arch=""):
             and (not arch or cells.boot_arch(p.stage) == arch)]
 
 
+# What a stage's own cache gives back beside a pass and a warn: cross.sh
+# keeps an untested cell (nothing compiled is deterministic), and its skips
+# say the commit has no kernel code or the architecture is not covered.
+# check.sh takes nothing else from its cache (a skip, a failure or an
+# untested result may come from the machine), nor do the builds and boots.
+ALSO_KEPT = {"cross": (cells.Status.SKIP, cells.Status.UNTESTED)}
+
+
+def keepable(cell):
+    """Whether a memo may give CELL back: only what its stage would itself
+    take from its cache, so that the memo never answers what the stage
+    would have asked again."""
+    return cell.status in (cells.Status.PASS, cells.Status.WARN) or cell.status in ALSO_KEPT.get(cell.stage, ())
+
+
 def decided(report, planned_cells):
     """The stored cells that decide PLANNED_CELLS, or None when one of
-    them is not decided, or failed or verified nothing (such a job is
-    never kept: the next run asks its stage script again)."""
+    them is not decided or not keepable (such a job is not kept: the next
+    run asks its stage script again)."""
     if not planned_cells:
         return None
     store = {}
@@ -284,7 +299,7 @@ def decided(report, planned_cells):
     out = []
     for p in planned_cells:
         got = [c for c in store.get((p.series, p.index, p.stage), ()) if p.decided_by(c)]
-        if not got or any(c.status in (cells.Status.FAIL, cells.Status.UNTESTED) for c in got):
+        if not got or not all(keepable(c) for c in got):
             return None
         out.extend(c for c in got if c not in out)
     return out

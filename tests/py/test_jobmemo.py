@@ -24,7 +24,9 @@ import jobmemo  # noqa: E402
 import test_scheduler as ts  # noqa: E402
 
 # A stage script: its start in the log, then the cells its job owes, each
-# a pass with a log of its own (the stages the file FAIL_FILE names fail).
+# a pass with a log of its own (each "stage status cached" line of the file
+# FAIL_FILE gives that stage's cells that status, and says whether they
+# came from a cache).
 STAND_IN = """#!/bin/bash
 echo "start $(basename "$0") $* $SERIES ${BOOT_ARCH:-}" >>"$LOG"
 /usr/bin/python3 "$(dirname "$0")/record.py" "$(basename "$0")" "$@"
@@ -49,9 +51,12 @@ for p in owed:
     with open(log, "w") as f:
         f.write("the evidence\\n")
     fail = os.environ["FAIL_FILE"]
-    failing = open(fail).read().split() if os.path.exists(fail) else []
-    status = cells.Status.FAIL if p.stage in failing else cells.Status.PASS
-    c = cells.Cell(p.series, p.index, p.commit, p.subject, p.stage, status, 3, "decided", log, a)
+    failing = {}
+    if os.path.exists(fail):
+        failing = {w[0]: w[1:] for w in map(str.split, open(fail)) if w}
+    status, cached = failing.get(p.stage, ("pass", "0"))
+    c = cells.Cell(p.series, p.index, p.commit, p.subject, p.stage, cells.Status(status), 3,
+                   "decided", log, a, cached == "1")
     path = cells.cell_path(report, c)
     os.makedirs(os.path.dirname(path), exist_ok=True)
     cells.write_atomically(path, c.row() + "\\n")
@@ -182,15 +187,22 @@ def test_a_log_that_is_gone_runs_its_job_again_one_written_again_does_not(tmp_pa
     decided_cells(tmp_path)
 
 
-def test_a_job_with_a_failed_cell_is_not_kept(tmp_path):
+def test_a_job_with_a_cell_its_stage_would_not_take_from_its_cache_is_not_kept(tmp_path):
+    # A failed boot, a skipped check: their stages would ask again.  An
+    # untested cross cell is one cross.sh keeps (nothing compiled).
     workspace(tmp_path)
-    (tmp_path / "failing").write_text("boot\n")
+    (tmp_path / "failing").write_text("boot fail 0\ncheckpatch skip 0\ncross untested 0\n")
     run(tmp_path)
     assert not (tmp_path / "job-memo" / "boot@one").exists()
+    assert not (tmp_path / "job-memo" / "checks@one").exists()
     assert (tmp_path / "job-memo" / "build@one").exists()
+    assert (tmp_path / "job-memo" / "cross@one").exists()
     (tmp_path / "failing").unlink()
     _, started = run(tmp_path)
-    assert sorted(started) == ["boot.sh series one", "boot.sh series two"]
+    assert sorted(started) == ["boot.sh series one", "boot.sh series two",
+                               "check.sh one", "check.sh two"]
+    _, started = run(tmp_path)
+    assert started == []
 
 
 def test_job_memo_0_and_fresh_1_run_every_job(tmp_path):
