@@ -6,8 +6,9 @@ back without starting its stage script.
 
 scripts/scheduler.py is the only user.  When a job ends with status 0 and
 every cell its plan owes decided, each one its stage would itself take
-from its cache (keepable), its cells are kept in WORKDIR/job-memo/<kind>@<who> (who: the series, or the
-architecture of an architecture's job) under the job's inputs key.  The
+from its cache (keepable), its cells are kept in
+WORKDIR/job-memo/<kind>@<who> (who: the series, or the architecture of an
+architecture's job) under the job's inputs key.  The
 next make's scheduler computes the job's key again before it would start
 it: when the memo holds the same key and every cell's log (a file or a
 directory) is still there, the cells go back into the store as taken from
