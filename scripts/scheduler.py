@@ -332,8 +332,8 @@ class Scheduler:
 
     def keep(self, job):
         """After JOB ended: its memo, when it ended well, every cell it
-        owed decided and none failed, and nothing it depends on changed
-        while it ran; else none.  (A job whose cells another job decides,
+        owed decided and each one keepable (jobmemo.py), and nothing it
+        depends on changed while it ran; else none.  (A job whose cells another job decides,
         the debug kernel's build, is kept at the end of the run.)"""
         path = self.memo(job)
         try:
