@@ -331,12 +331,11 @@ def usable(memo, key):
 
 
 def cached(cell):
-    """CELL as a cache gives it: no seconds of work, marked cached, its
-    detail saying so (as a stage script's cached cell)."""
-    detail = cell.detail
-    if not (detail.endswith("(cached)") or ", cached" in detail):
-        detail += " (cached)"
-    return dataclasses.replace(cell, seconds=0, detail=detail, cached=True)
+    """CELL as the memo gives it back: marked cached, its seconds and
+    detail as the run that decided it recorded them (a stage's cached cell
+    keeps the seconds of the run that computed it too, and says so in its
+    detail where that stage does)."""
+    return dataclasses.replace(cell, cached=True)
 
 
 def store(report, memo):

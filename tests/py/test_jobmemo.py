@@ -116,7 +116,7 @@ def test_nothing_changed_no_job_runs_and_every_cell_is_back_cached(tmp_path):
     assert started == [], out
     again = decided_cells(tmp_path)
     assert [c.key for c in again] == [c.key for c in first]
-    assert all(c.cached and c.seconds == 0 and c.detail == "decided (cached)" for c in again)
+    assert all(c.cached and c.seconds == 3 and c.detail == "decided" for c in again)
     assert "build      one: its 3 cells as the run of" in out
     assert "nothing they depend on has changed (cached; job-memo/build@one)" in out
     assert "=== series 2 of 2: two (2 commits) ===" in out
@@ -232,4 +232,5 @@ def test_a_memo_reads_back_as_written(tmp_path):
     memo = jobmemo.Memo("k" * 64, "2026-12-07 13:00", [(c, "file 12 34")])
     back = jobmemo.Memo.parse(memo.text())
     assert back == memo
-    assert jobmemo.cached(c).detail == "1 new warning (cached)"
+    assert jobmemo.cached(c) == cells.Cell("one", 2, "c" * 40, "tty: a subject", "cross", cells.Status.WARN, 7,
+                                           "1 new warning", "/w/log", "arm", cached=True)
