@@ -27,11 +27,13 @@ the SHA-256 of
   - the lines the plans owe it (each commit by sha, its stages and
     architectures): a changed branch, base or check list changes it;
   - every file of the workspace the stage scripts read: all of WS_ROOT
-    but .git, tests/, .ci/ and the top-level notes (*.md), by path and
-    content, so an edit anywhere in scripts/, checks/, cocci/, qemu/,
-    fixups/, series/ or the Makefile runs every job again; and the files
-    of SERIES_DIR, CHECKS_DIR and CONFIG_DIR where they name another
-    directory;
+    but .git, tests/, .ci/, series/ and the top-level notes (*.md), by
+    path and content, so an edit anywhere in scripts/, checks/, cocci/,
+    qemu/, fixups/ or the Makefile runs every job again; and the files of
+    CHECKS_DIR and CONFIG_DIR where they name another directory;
+  - the files of the job's own series' directories (SERIES_DIR/<name>):
+    an edited patch or cover letter runs that series' jobs again, and the
+    architecture jobs that have it, not the other series';
   - the environment the job gets, less the variables that say only where
     and when this run happens (VOLATILE);
   - the installed tools: the state of dpkg's database and of every PATH
@@ -94,13 +96,14 @@ def enabled(env=None):
     return env.get("JOB_MEMO", "1") != "0" and env.get("FRESH", "0") != "1"
 
 
-def workspace_files(root):
+def workspace_files(root, skip_top=()):
     """(path relative to ROOT, content) of every file a stage may read, in
-    a stable order."""
+    a stable order; SKIP_TOP: directories of ROOT itself left out."""
     out = []
     for dirpath, dirnames, filenames in os.walk(root):
         rel = os.path.relpath(dirpath, root)
-        dirnames[:] = sorted(d for d in dirnames if d not in NOT_READ)
+        dirnames[:] = sorted(d for d in dirnames
+                             if d not in NOT_READ and not (rel == "." and d in skip_top))
         for name in sorted(filenames):
             if rel == "." and name.endswith(".md"):
                 continue
@@ -114,22 +117,42 @@ def workspace_files(root):
     return out
 
 
-def workspace_digest(root, env=None):
-    """The files of ROOT, and of each CODE_DIRS directory ENV names outside
-    it, by path and content."""
-    env = os.environ if env is None else env
+def digest(trees):
+    """The SHA-256 of TREES ((name, directory, skip_top) each), file by
+    file, by path and content."""
     h = hashlib.sha256()
-    trees = [("", root)]
-    real_root = os.path.realpath(root)
-    for var in CODE_DIRS:
-        d = env.get(var)
-        if d and not (os.path.realpath(d) + "/").startswith(real_root + "/"):
-            trees.append((var, d))
-    for name, tree in trees:
-        for rel, content in workspace_files(tree):
+    for name, tree, skip in trees:
+        for rel, content in workspace_files(tree, skip):
             h.update(f"{name}\0{rel}\0{len(content)}\0".encode("utf-8", "surrogateescape"))
             h.update(content)
     return h.hexdigest()
+
+
+def series_dir(root, env):
+    return env.get("SERIES_DIR") or os.path.join(root, "series")
+
+
+def workspace_digest(root, env=None):
+    """The files of ROOT but its series/ (each job takes its own series'
+    files: series_digest), and of each CODE_DIRS directory ENV names
+    outside it."""
+    env = os.environ if env is None else env
+    trees = [("", root, ("series",))]
+    real_root = os.path.realpath(root)
+    for var in CODE_DIRS:
+        d = env.get(var)
+        if var != "SERIES_DIR" and d and not (os.path.realpath(d) + "/").startswith(real_root + "/"):
+            trees.append((var, d, ()))
+    return digest(trees)
+
+
+def series_digest(root, names, env=None):
+    """The files of the series directories NAMES (SERIES_DIR's, or ROOT's
+    series/): a job's series' patches, cover letter, base; an edit to
+    another series' does not run it again."""
+    env = os.environ if env is None else env
+    top = series_dir(root, env)
+    return digest([(name, os.path.join(top, name), ()) for name in names])
 
 
 def stat_line(path):
@@ -160,8 +183,8 @@ def env_lines(env):
 
 def inputs_key(kind, who, series, planned, workspace, env):
     """The job's inputs key (the module's docstring): PLANNED, the
-    cells.Planned it owes; WORKSPACE, workspace_digest of WS_ROOT; ENV,
-    the environment it runs in."""
+    cells.Planned it owes; WORKSPACE, workspace_digest of WS_ROOT and
+    series_digest of its SERIES; ENV, the environment it runs in."""
     h = hashlib.sha256()
 
     def add(line):

@@ -300,7 +300,8 @@ class Scheduler:
 
     def inputs_key(self, job, workspace):
         owed = jobmemo.owed(self.planned, job.kind, job.series, job.arch)
-        return jobmemo.inputs_key(job.kind, job.who, job.series, owed, workspace, self.job_env(job))
+        mine = workspace + " " + jobmemo.series_digest(self.root, job.series)
+        return jobmemo.inputs_key(job.kind, job.who, job.series, owed, mine, self.job_env(job))
 
     def memo(self, job):
         return jobmemo.memo_path(self.report, job.kind, job.who)
@@ -308,7 +309,13 @@ class Scheduler:
     def replay(self, job):
         """JOB's cells from its memo, when nothing it depends on changed
         (scripts/jobmemo.py): True, and the job is done."""
-        job.key = self.inputs_key(job, self.workspace)
+        if not self.workspace:
+            return False
+        try:
+            job.key = self.inputs_key(job, self.workspace)
+        except OSError as e:
+            cells.warn(f"cannot read the files of {job.name} ({e}): it runs, and is not kept")
+            return False
         if not self.memo_on:
             return False
         memo = jobmemo.load(self.memo(job))

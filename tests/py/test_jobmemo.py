@@ -151,6 +151,21 @@ def test_a_changed_series_runs_its_jobs_and_the_architectures_not_the_other_seri
     decided_cells(tmp_path)
 
 
+def test_an_edited_series_file_runs_that_series_jobs_and_the_architectures_only(tmp_path):
+    root = workspace(tmp_path)
+    (root / "series" / "one").mkdir(parents=True)
+    (root / "series" / "two").mkdir(parents=True)
+    (root / "series" / "two" / "cover-letter").write_text("To: a@example.org\n")
+    run(tmp_path)
+    (root / "series" / "two" / "cover-letter").write_text("To: b@example.org\n")
+    _, started = run(tmp_path)
+    assert sorted(started) == sorted([
+        "check.sh two", "build.sh series two", "boot.sh series two", "cross.sh series two",
+        "boot.sh heads-build two", "boot.sh heads two",
+        "boot.sh arch-builds one,two arm64", "boot.sh arch-boots one,two arm64",
+        "boot.sh arch-builds one,two i386", "boot.sh arch-boots one,two i386"])
+
+
 def test_the_environment_is_an_input_where_and_when_are_not(tmp_path):
     workspace(tmp_path)
     run(tmp_path)
