@@ -56,7 +56,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cells  # noqa: E402
 
 MEMO_DIR = "job-memo"
-FORMAT = "job-memo 1"
+FORMAT = "job-memo 2"
 
 # The variables that name a directory of the workspace's inputs elsewhere
 # than its own (lib.sh's defaults are under WS_ROOT): their files are hashed
@@ -202,30 +202,24 @@ def inputs_key(kind, who, series, planned, workspace, env):
     return h.hexdigest()
 
 
-def evidence(log):
-    """Whether a cell's log is there: "present" or "absent"; "" for a cell
-    that names none.  (Not its time or content: a stage that takes a
-    cell from its cache may write the same logs again, and a commit's boot
-    directory is shared by the series that have it.  What recomputes a
-    cell outside make's jobs forgets every memo instead: lib.sh's
-    record.)"""
-    if not log:
-        return ""
-    return "present" if os.path.lexists(log) else "absent"
+def log_there(cell):
+    """Whether CELL's log (a file or a directory) is there, or it names
+    none.  Not its time or content: a stage that takes a cell from its
+    cache may write the same logs again, and a commit's boot directory is
+    shared by the series that have it.  What recomputes a cell outside
+    make's jobs forgets every memo instead (lib.sh's record)."""
+    return not cell.log or os.path.lexists(cell.log)
 
 
 @dataclasses.dataclass
 class Memo:
     key: str
     when: str
-    cells: list         # (cells.Cell, its evidence when kept)
+    cells: list         # cells.Cell
 
     def text(self):
-        out = [FORMAT, f"key {self.key}", f"when {self.when}"]
-        for cell, ev in self.cells:
-            out.append(f"cell {cell.row()}")
-            out.append(f"evidence {ev}")
-        return "\n".join(out) + "\n"
+        return "".join(f"{line}\n" for line in (
+            FORMAT, f"key {self.key}", f"when {self.when}", *(f"cell {c.row()}" for c in self.cells)))
 
     @classmethod
     def parse(cls, text):
@@ -239,18 +233,13 @@ class Memo:
         if not lines[1].startswith("key ") or not lines[2].startswith("when "):
             raise cells.Damaged("lines 2-3: not its key and time")
         memo = cls(lines[1][4:], lines[2][5:], [])
-        body = lines[3:]
-        if len(body) % 2:
-            raise cells.Damaged(f"line {len(lines)}: a cell without its evidence")
-        for n in range(0, len(body), 2):
-            cell_line, ev_line = body[n], body[n + 1]
-            if not cell_line.startswith("cell ") or not ev_line.startswith("evidence "):
-                raise cells.Damaged(f"line {n + 4}: not a cell and its evidence")
+        for n, line in enumerate(lines[3:], 4):
+            if not line.startswith("cell "):
+                raise cells.Damaged(f"line {n}: not a cell")
             try:
-                cell = cells.Cell.parse(cell_line[5:])
+                memo.cells.append(cells.Cell.parse(line[5:]))
             except cells.Damaged as e:
-                raise cells.Damaged(f"line {n + 4}: {e}") from None
-            memo.cells.append((cell, ev_line[9:]))
+                raise cells.Damaged(f"line {n}: {e}") from None
         return memo
 
 
@@ -264,36 +253,13 @@ def load(path):
     except OSError as e:
         cells.warn(f"cannot read the job memo {path} ({e}): the job runs")
         return None
+    if text.startswith("job-memo ") and not text.startswith(FORMAT + "\n"):
+        return None     # an older workspace's: the job runs, and writes it anew
     try:
         return Memo.parse(text)
     except cells.Damaged as e:
         cells.warn(f"the job memo {path} is damaged ({e}): the job runs, and writes it again")
         return None
-
-
-def stage_job(stage, arch):
-    """(kind, who-is-an-arch) of the job that decides STAGE (None for apply)."""
-    if stage == "apply":
-        return None
-    if stage in ("build", "boot", "cross", "build-debug", "boot-debug"):
-        return stage
-    if cells.is_arch_stage(stage):
-        return "build-arch" if stage.startswith("build-") else "boot-arch"
-    return "checks"
-
-
-# A job that decides no cell of its own (the debug kernel's build) answers
-# for the cells of the job that needs what it makes.
-ANSWERS_FOR = {"build-debug": "boot-debug"}
-
-
-def owed(planned, kind, series, arch=""):
-    """The cells.Planned of job KIND for SERIES (and ARCH, an
-    architecture's job)."""
-    kind = ANSWERS_FOR.get(kind, kind)
-    return [p for p in planned
-            if p.series in series and stage_job(p.stage, p.arch) == kind
-            and (not arch or cells.boot_arch(p.stage) == arch)]
 
 
 # What a stage's own cache gives back beside a pass and a warn: cross.sh
@@ -307,8 +273,9 @@ ALSO_KEPT = {"cross": (cells.Status.SKIP, cells.Status.UNTESTED)}
 def keepable(cell):
     """Whether a memo may give CELL back: only what its stage would itself
     take from its cache, so that the memo never answers what the stage
-    would have asked again."""
-    return cell.status in (cells.Status.PASS, cells.Status.WARN) or cell.status in ALSO_KEPT.get(cell.stage, ())
+    would have asked again; and with its log there."""
+    return log_there(cell) and (cell.status in (cells.Status.PASS, cells.Status.WARN)
+                                or cell.status in ALSO_KEPT.get(cell.stage, ()))
 
 
 def decided(report, planned_cells):
@@ -330,10 +297,9 @@ def decided(report, planned_cells):
 
 
 def keep(path, key, decided_cells):
-    """The memo of a job that ended well: KEY and its DECIDED_CELLS, with
-    each one's evidence as it is now."""
+    """The memo of a job that ended well: KEY and its DECIDED_CELLS."""
     when = datetime.datetime.now().strftime("%Y-%m-%d %H:%M")
-    memo = Memo(key, when, [(c, evidence(c.log)) for c in decided_cells])
+    memo = Memo(key, when, list(decided_cells))
     os.makedirs(os.path.dirname(path), exist_ok=True)
     cells.write_atomically(path, memo.text())
 
@@ -350,7 +316,7 @@ def usable(memo, key):
     there."""
     if memo is None or memo.key != key or not memo.cells:
         return False
-    return all(evidence(c.log) == ev and ev != "absent" for c, ev in memo.cells)
+    return all(log_there(c) for c in memo.cells)
 
 
 def cached(cell):
@@ -364,7 +330,7 @@ def cached(cell):
 def store(report, memo):
     """MEMO's cells into the store of REPORT, as cached (cells.cell_path,
     written whole or not at all)."""
-    for cell, _ in memo.cells:
+    for cell in memo.cells:
         c = cached(cell)
         path = cells.cell_path(report, c)
         os.makedirs(os.path.dirname(path), exist_ok=True)

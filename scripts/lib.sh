@@ -361,15 +361,13 @@ record() {
 	results_view
 }
 
-# forget_job_memos: every job memo of $WORKDIR/job-memo removed, once per
-# script: a stage run outside make's jobs (no WS_JOB) may decide a cell
-# again, and differently, so no make may take the old one from a memo
-# (scripts/jobmemo.py).
-JOB_MEMOS_FORGOTTEN=0
+# forget_job_memos: every job memo of $WORKDIR/job-memo removed (once: the
+# directory is gone after it): a stage run outside make's jobs (no WS_JOB)
+# may decide a cell again, and differently, so no make may take the old
+# one from a memo (scripts/jobmemo.py).
 forget_job_memos() {
-	((JOB_MEMOS_FORGOTTEN)) && return 0
-	[[ ! -e $WORKDIR/job-memo ]] || rm -rf "$WORKDIR/job-memo" || die "could not remove the job memos in $WORKDIR/job-memo: a make would take cells from them that this run decides again"
-	JOB_MEMOS_FORGOTTEN=1
+	[[ ! -e $WORKDIR/job-memo ]] || rm -rf "$WORKDIR/job-memo" ||
+		die "could not remove the job memos in $WORKDIR/job-memo: a make would take cells from them that this run decides again"
 }
 
 # results_view: $RESULTS rewritten from the store (the decided cells; the

@@ -87,18 +87,30 @@ JOBS = {
 ORDER = {kind: i for i, kind in enumerate(JOBS)}
 
 
-def kind_of(stage):
-    """The job kind that decides planned STAGE (apply is decided before
-    the jobs; any stage that is no other's is a check's)."""
+def decider(stage):
+    """The job kind that decides planned STAGE, None for apply (decided
+    before the jobs); any stage that is no other's is a check's."""
     if stage == "apply":
         return None
-    if stage in ("build", "boot", "cross"):
+    if stage in ("build", "boot", "cross", "build-debug", "boot-debug"):
         return stage
-    if stage == "boot-debug":
-        return "build-debug"      # its kernel first: both jobs are owed
     if cells.is_arch_stage(stage):
-        return "build-arch"       # the same: the build, then the boot
+        return "build-arch" if stage.startswith("build-") else "boot-arch"
     return "checks"
+
+
+def kinds_of(stage):
+    """The job kinds planned STAGE needs: the one that decides it, after
+    the job its kernel needs first (a debug boot its debug build; an
+    architecture's build or boot both of that architecture's jobs)."""
+    d = decider(stage)
+    if d is None:
+        return []
+    if d == "boot-debug":
+        return ["build-debug", d]
+    if JOBS[d].per_arch:
+        return ["build-arch", "boot-arch"]
+    return [d]
 
 
 @dataclasses.dataclass
@@ -109,6 +121,7 @@ class Job:
     proc: subprocess.Popen = None
     started: float = 0.0
     status: int = None
+    owes: list = dataclasses.field(default_factory=list)  # the cells.Planned it decides
     key: str = ""       # its inputs key when it started (jobmemo.inputs_key)
     kept: bool = False  # its memo written after it ran
 
@@ -127,7 +140,7 @@ class Job:
     def env(self):
         # WS_JOB: lib.sh's record forgets the job memos when a stage
         # records a cell outside a job (scripts/jobmemo.py).
-        env = {"SERIES": ",".join(self.series), "WS_JOB": f"{self.kind}@{self.arch or self.series[0]}"}
+        env = {"SERIES": ",".join(self.series), "WS_JOB": f"{self.kind}@{self.who}"}
         if self.arch:
             env["BOOT_ARCH"] = self.arch
         return env
@@ -158,7 +171,10 @@ def read_jobs(report):
 
 
 def plan_jobs(report, series):
-    """The jobs SERIES' plans owe, in the order a lane takes them."""
+    """The jobs SERIES' plans owe, in the order a lane takes them, each
+    with the planned cells it decides (owes).  A job that decides none of
+    its own (the debug kernel's build) owes those of the job that needs
+    it: its memo answers for them (scripts/jobmemo.py)."""
     owed = {}   # (kind, series or arch) -> Job
     arch_series = {}
     planned = cells.read_plans(report)
@@ -166,26 +182,22 @@ def plan_jobs(report, series):
         for p in planned:
             if p.series != s:
                 continue
-            kind = kind_of(p.stage)
-            if kind is None:
-                continue
-            kinds = [kind]
-            if kind == "build-debug":
-                kinds.append("boot-debug")
-            elif kind == "build-arch":
-                kinds.append("boot-arch")
-            for k in kinds:
+            for k in kinds_of(p.stage):
                 if JOBS[k].per_arch:
                     arch = p.arch
                     arch_series.setdefault(arch, [])
                     if s not in arch_series[arch]:
                         arch_series[arch].append(s)
-                    owed.setdefault((k, arch), Job(k, (), arch))
+                    job = owed.setdefault((k, arch), Job(k, (), arch))
                 else:
-                    owed.setdefault((k, s), Job(k, (s,)))
+                    job = owed.setdefault((k, s), Job(k, (s,)))
+                if k == decider(p.stage):
+                    job.owes.append(p)
     for (k, who), job in owed.items():
         if JOBS[k].per_arch:
             job.series = tuple(arch_series[who])
+        if not job.owes:
+            job.owes = [p for (n, w), j in owed.items() if w == who and JOBS[n].needs == k for p in j.owes]
     arch_rank = {a: i for i, a in enumerate(cells.boot_arch_order(list(arch_series)))}
     series_rank = {s: i for i, s in enumerate(series)}
 
@@ -255,7 +267,6 @@ class Scheduler:
         self.lane = {k: (s.lane if beside.get(s.lane, True) else "build") for k, s in JOBS.items()}
         self.running = {}   # pid -> Job
         self.said = set()
-        self.planned = cells.read_plans(report)
         self.memo_on = jobmemo.enabled()
         try:
             self.workspace = jobmemo.workspace_digest(self.root)
@@ -299,9 +310,8 @@ class Scheduler:
         return env
 
     def inputs_key(self, job, workspace):
-        owed = jobmemo.owed(self.planned, job.kind, job.series, job.arch)
         mine = workspace + " " + jobmemo.series_digest(self.root, job.series)
-        return jobmemo.inputs_key(job.kind, job.who, job.series, owed, mine, self.job_env(job))
+        return jobmemo.inputs_key(job.kind, job.who, job.series, job.owes, mine, self.job_env(job))
 
     def memo(self, job):
         return jobmemo.memo_path(self.report, job.kind, job.who)
@@ -346,9 +356,8 @@ class Scheduler:
         try:
             got = None
             if job.status == 0 and job.key and self.workspace:
-                owed = jobmemo.owed(self.planned, job.kind, job.series, job.arch)
                 if self.inputs_key(job, jobmemo.workspace_digest(self.root)) == job.key:
-                    got = jobmemo.decided(self.report, owed)
+                    got = jobmemo.decided(self.report, job.owes)
             if got:
                 jobmemo.keep(path, job.key, got)
                 job.kept = True

@@ -34,7 +34,7 @@ echo "start $(basename "$0") $* $SERIES ${BOOT_ARCH:-}" >>"$LOG"
 
 RECORD = """import os, sys
 sys.path.insert(0, os.environ["CELLS_DIR"])
-import cells, jobmemo
+import cells, scheduler
 script, args = sys.argv[1], sys.argv[2:]
 kind = {("build.sh", "series"): "build", ("boot.sh", "series"): "boot",
         ("cross.sh", "series"): "cross", ("check.sh",): "checks",
@@ -43,9 +43,11 @@ kind = {("build.sh", "series"): "build", ("boot.sh", "series"): "boot",
 if kind == "build-debug":
     sys.exit(0)     # the debug kernel: its boots decide its cells
 report = os.environ["STAND_IN_REPORT"]
-arch = os.environ.get("BOOT_ARCH", "") if kind.endswith("-arch") else ""
-owed = jobmemo.owed(cells.read_plans(report), kind, os.environ["SERIES"].split(","), arch)
-for p in owed:
+series = os.environ["SERIES"].split(",")
+who = os.environ.get("BOOT_ARCH", "") if kind.endswith("-arch") else series[0]
+job, = [j for j in scheduler.plan_jobs(report, sorted({p.series for p in cells.read_plans(report)}))
+        if j.kind == kind and j.who == who]
+for p in job.owes:
     a = "arm" if p.arch == cells.ANY_ARCH else p.arch
     log = os.path.join(os.environ["LOGS"], f"{p.series}-{p.index}-{p.stage}-{a}")
     with open(log, "w") as f:
@@ -244,7 +246,7 @@ def test_a_memo_reads_back_as_written(tmp_path):
     c = cells.Cell("one", 2, "c" * 40, "tty: a subject", "cross", cells.Status.WARN, 7,
                    "1 new warning", "/w/log", "arm")
     c = cells.Cell.parse(c.row())
-    memo = jobmemo.Memo("k" * 64, "2026-12-07 13:00", [(c, "file 12 34")])
+    memo = jobmemo.Memo("k" * 64, "2026-12-07 13:00", [c])
     back = jobmemo.Memo.parse(memo.text())
     assert back == memo
     assert jobmemo.cached(c) == cells.Cell("one", 2, "c" * 40, "tty: a subject", "cross", cells.Status.WARN, 7,

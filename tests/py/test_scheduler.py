@@ -43,6 +43,22 @@ def test_the_jobs_of_two_series_are_the_golden_ones(tmp_path):
     assert describe(jobs) == (FIX / "scheduler" / "expected.jobs").read_text()
 
 
+def test_each_planned_cell_is_owed_by_the_job_that_decides_it(tmp_path):
+    # scripts/jobmemo.py keeps a job's cells: each planned cell but apply
+    # is one job's, and the debug kernel's build answers for its boots'.
+    make_plans(tmp_path)
+    jobs = sched.plan_jobs(str(tmp_path), ["one", "two"])
+    owned = [(j.kind, p) for j in jobs if j.kind != "build-debug" for p in j.owes]
+    planned = [p for p in sched.cells.read_plans(str(tmp_path)) if p.stage != "apply"]
+    assert sorted(map(repr, (p for _, p in owned))) == sorted(map(repr, planned))
+    assert all(sched.decider(p.stage) == k for k, p in owned)
+    for j in jobs:
+        if j.kind == "build-debug":
+            assert [p.stage for p in j.owes] == ["boot-debug"] and j.owes[0].series == j.series[0]
+        if j.kind == "boot-arch":
+            assert {p.stage for p in j.owes} == {f"boot-{j.arch}"} and len(j.owes) == 4
+
+
 def test_a_series_not_applied_owes_no_job_and_no_arch_job_names_it(tmp_path):
     make_plans(tmp_path)
     jobs = sched.plan_jobs(str(tmp_path), ["two"])
