@@ -68,6 +68,8 @@ make_tarball_version() {
 	mv "$stage/linux-source-$v/dot-gitignore" "$stage/linux-source-$v/.gitignore"
 	echo "$2" >"$stage/linux-source-$v/behaviour"
 	echo "$v" >"$stage/linux-source-$v/VERSION"
+	sed -i "s/^VERSION = .*/VERSION = ${v%%.*}/; s/^PATCHLEVEL = .*/PATCHLEVEL = ${v#*.}/" \
+		"$stage/linux-source-$v/Makefile"
 	tar -C "$stage" -cJf "$TARBALL_DIR/linux-source-$v.tar.xz" "linux-source-$v"
 }
 

@@ -1104,6 +1104,28 @@ boot_fixture() {
 	[[ $(results_row one 1 counted) == "pass fine, counted" ]]
 }
 
+@test "the checks of series on two kernel lines keep a scratch directory each, cocci one for all" {
+	make_tarball_version 9.10 ok
+	import_fixture
+	make_series one linux-source "a.c:int a;:fixture: add a"
+	make_series two linux-source "b.c:int b;:fixture: add b"
+	echo linux-source-9.10 >"$SERIES_DIR/two/base"
+	ws import.sh >/dev/null
+	ws apply.sh >/dev/null
+	mkdir -p "$BATS_TEST_TMPDIR/checks/where" "$BATS_TEST_TMPDIR/checks/cocci"
+	# shellcheck disable=SC2016 # the checks' own code
+	printf '%s\n' '#!/bin/sh' 'echo "$1 $CHECK_SCRATCH" >>"$WHERE"' 'echo fine' >"$BATS_TEST_TMPDIR/checks/where/run"
+	cp "$BATS_TEST_TMPDIR/checks/where/run" "$BATS_TEST_TMPDIR/checks/cocci/run"
+	chmod +x "$BATS_TEST_TMPDIR/checks/"*/run
+	export WHERE=$BATS_TEST_TMPDIR/where
+	CHECKS_DIR=$BATS_TEST_TMPDIR/checks run ws check.sh
+	[ "$status" -eq 0 ]
+	grep -qx "$(tree rev-parse one) $WORKDIR/check-work/6.12/where" "$WHERE"
+	grep -qx "$(tree rev-parse two) $WORKDIR/check-work/9.10/where" "$WHERE"
+	[ "$(grep -c " $WORKDIR/check-work/cocci\$" "$WHERE")" -eq 2 ]
+	[ -d "$WORKDIR/check-work/6.12/where" ] && [ -d "$WORKDIR/check-work/9.10/where" ]
+}
+
 @test "a damaged cached check result is named and the check runs again" {
 	import_fixture
 	make_series one linux-source "a.c:int a;:fixture: add a"
