@@ -184,6 +184,31 @@ def test_a_run_recorded_before_the_naive_measure_gets_it_when_printed(tmp_path):
     assert "46:40   45:00 OVER     25:30  1.8x slower  (2026-12-04 10:00, cold)" in line
 
 
+def test_one_patch_edited_is_a_run_of_one_series_that_rebuilt_at_most_one_kernel(tmp_path):
+    for name in ("bench-raw.tsv", "results.tsv", "naive.tsv"):
+        shutil.copy(FIX / name, tmp_path / name)
+    head = "date\twhat\tstate\tkind\tseconds\tseries\tbuilds\trebuilt\tnaive\n"
+    rows = {
+        # nsig's last patch, its selftests, edited: no kernel rebuilt.
+        "0 rebuilt": ("2026-12-07 16:00\tmake\twarm\t0 rebuilt\t75\tnsig\t13\t0\t\n", "1:15    2:00 met"),
+        "1 rebuilt": ("2026-12-07 16:00\tmake\twarm\t1 rebuilt\t130\tnsig\t13\t1\t\n", "2:10    2:00 OVER"),
+    }
+    for kind, (row, want) in rows.items():
+        (tmp_path / "bench-runs.tsv").write_text(head + row)
+        out = subprocess.run([str(TOOL), str(tmp_path)], check=True,
+                             capture_output=True, text=True).stdout
+        line = next(l for l in out.splitlines() if l.strip().startswith("one patch edited"))
+        assert want in line, (kind, line)
+    # Two kernels rebuilt, or every series: not one patch edited.
+    for row in ("2026-12-07 16:00\tmake\twarm\t2 rebuilt\t90\tnsig\t13\t2\t\n",
+                "2026-12-07 16:00\tmake\twarm\t0 rebuilt\t90\tall\t32\t0\t\n"):
+        (tmp_path / "bench-runs.tsv").write_text(head + row)
+        out = subprocess.run([str(TOOL), str(tmp_path)], check=True,
+                             capture_output=True, text=True).stdout
+        line = next(l for l in out.splitlines() if l.strip().startswith("one patch edited"))
+        assert "not measured yet" in line, line
+
+
 # --pty-summary: the rows of bench-pty.tsv; the goldens were written by the
 # awk program in boot.sh that it replaces (sorted, as boot.sh sorts them).
 @pytest.mark.parametrize("name", ["samples", "samples-outside", "samples-base-only"])
