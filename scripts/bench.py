@@ -10,7 +10,7 @@
         and print: the rows; the first KTAP line's mean and maximum; the
         work by stage (cells, how many this run took from a cache, and the
         seconds recorded, which for a cached cell are those of the run
-        that computed it, and a cached boot 0; cross-compile cells overlap,
+        that computed it (lib.sh's record keeps them); cross-compile cells overlap,
         CROSS_PAR at a time); the time this run spent in the stages the
         architectures work added to make (the cross.sh series and boot.sh
         arch-heads, or arch-builds and arch-boots, phases, the latter once
@@ -291,7 +291,8 @@ def physical_limit(rows, cores):
     recompile at the leanest configuration, and the cross cells (the other
     architectures' touched objects).  A cell counts once per commit sha,
     stage and architecture; a cached cell counts the seconds of the run
-    that computed it, a cached boot 0, so the figure is the cold run's
+    that computed it (a boot only when that run stored its cell: its
+    seconds are not in the boot cache), so the figure is the cold run's
     only after one."""
     later = {(r["stage"], r["arch"], r["commit"]) for r in rows if r["index"] != "0"}
     parts = {"bases": {}, "recompiles": {}, "cross": {}, "guests": {}}
@@ -332,7 +333,7 @@ def print_limit(report, results, cores):
     print(f"physical limit of a cold run here ({cores} cores): the compile work no "
           "per-commit pipeline avoids, over the cores, plus the guests' time "
           "(from the cells: a cached cell counts the seconds of the run that "
-          "computed it, a cached boot 0, so it is the cold run's only after one)")
+          "computed it, so it is the cold run's only after one)")
     for label, cells, secs in parts:
         print(f"  {label:<60} {cells:>4} cells {secs:>7.0f} s")
     print(f"  {'limit':<60} {'':>10} {mmss(limit):>7}")

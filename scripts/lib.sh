@@ -351,6 +351,14 @@ record() {
 	dir=$store/$series/$index
 	file=$dir/$stage${arch:+@$arch}
 	tmp=$dir/.${file##*/}.tmp.$BASHPID
+	# A cell taken from a cache keeps the seconds of the run that computed
+	# it, as bench's physical limit counts them: a cached boot comes with
+	# 0 seconds, and would otherwise erase the cold run's.
+	if [[ $cached == 1 && $secs == 0 && -f $file ]]; then
+		local was_commit="" was_status="" was_secs=""
+		IFS=$'\t' read -r _ _ was_commit _ _ was_status was_secs _ <"$file" || true
+		[[ $was_commit != "$commit" || $was_status != "$status" || ! $was_secs =~ ^[0-9]+$ ]] || secs=$was_secs
+	fi
 	if ! { { [[ -d $dir ]] || mkdir -p "$dir"; } &&
 		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$series" "$index" "$commit" \
 			"$subject" "$stage" "$status" "$secs" "$detail" "$log" "$arch" "$cached" >"$tmp" &&

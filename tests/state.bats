@@ -266,6 +266,33 @@ applied_fixture() {
 	[ "$status" -eq 0 ]
 }
 
+@test "a cell taken from a cache keeps the seconds of the run that computed it" {
+	applied_fixture "a.c:int a;:fixture: add a"
+	local sha
+	sha=$(tree rev-parse one)
+	rec() {
+		WS=$WS bash -c 'source "$WS/scripts/lib.sh"; record "$@"' rec "$@"
+	}
+	secs_of() {
+		cut -f7 "$WORKDIR/report/cells/one/1/boot@x86_64"
+	}
+	rec one 1 "$sha" "add a" boot pass 19 "pass: 3 passed" /log
+	[ "$(secs_of)" = 19 ]
+	# The same commit's boot from the cache, as boot.sh records it.
+	rec one 1 "$sha" "add a" boot pass 0 "pass: 3 passed (cached)" /log
+	[ "$(secs_of)" = 19 ]
+	awk -F'\t' '$5 == "boot" { exit !($7 == 19 && $11 == 1) }' "$WORKDIR/report/results.tsv"
+	# Booted again: its own seconds.
+	rec one 1 "$sha" "add a" boot pass 7 "pass: 3 passed" /log
+	[ "$(secs_of)" = 7 ]
+	# Another commit at that index, or another verdict: nothing to keep.
+	rec one 1 0123456789abcdef0123456789abcdef01234567 "add a" boot pass 0 "pass: 3 passed (cached)" /log
+	[ "$(secs_of)" = 0 ]
+	rec one 1 "$sha" "add a" boot fail 12 "fail: 1 failed" /log
+	rec one 1 "$sha" "add a" boot pass 0 "pass: 3 passed (cached)" /log
+	[ "$(secs_of)" = 0 ]
+}
+
 @test "control characters from a guest console reach neither the terminal nor the report" {
 	make_tarball escape
 	applied_fixture "a.c:int a;:fixture: add a"
