@@ -85,14 +85,14 @@ warnings_start() {
 	local -a chain
 	logs=$(chain_logs "$1" "$3") || return 1
 	mapfile -t chain <<<"$logs"
-	"$WARNINGS_PY" state "$SRC" "${chain[@]}" >"$2"
+	"$WARNINGS_PY" state "$SRC_ROOT" "${chain[@]}" >"$2"
 }
 
 # warnings_step STATE LOG: STATE moves on by one build log; prints the
 # warnings that this adds.
 warnings_step() {
 	local wstate=$1 log=$2
-	"$WARNINGS_PY" state --from "$wstate" "$SRC" "$log" >"$wstate.next" || return 1
+	"$WARNINGS_PY" state --from "$wstate" "$SRC_ROOT" "$log" >"$wstate.next" || return 1
 	"$WARNINGS_PY" new "$wstate" "$wstate.next" || return 1
 	mv "$wstate.next" "$wstate"
 }

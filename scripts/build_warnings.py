@@ -30,6 +30,7 @@ printed again whenever the build configures again: a log that wrote a
 """
 
 import collections
+import os
 import re
 import sys
 
@@ -48,9 +49,13 @@ CONFIG = "(config)"
 
 
 def strip_src(line, src):
-    for prefix in (src.rstrip("/") + "/",):
-        line = line.replace(prefix, "")
-    return re.sub(r"(?:\.\./)+src/", "", line)
+    """LINE without the source worktree's path: SRC itself, or SRC-<line>
+    (the worktree of one kernel line, lib.sh's line_dir: src-6.12), as an
+    absolute path or relative (../../src-6.12/)."""
+    root = src.rstrip("/")
+    line = re.sub(re.escape(root) + r"(?:-[0-9]+\.[0-9]+)?/", "", line)
+    name = re.escape(os.path.basename(root) or "src")
+    return re.sub(r"(?:\.\./)+" + name + r"(?:-[0-9]+\.[0-9]+)?/", "", line)
 
 
 def unit_of_object(path):

@@ -16,7 +16,8 @@
 # CONFIG=smoke|debug picks qemu/configs/smoke.config (merged on tinyconfig)
 # or that plus debug.config, then the lines of features.config whose
 # feature the commit's Kconfig defines (see that file).  Builds go
-# through ccache and check out into a dedicated worktree ($WORKDIR/src), so
+# through ccache and check out into a dedicated worktree per kernel line
+# ($WORKDIR/src-6.12, with an O= directory per line: lib.sh's line_dir), so
 # the user's checkout is never touched and consecutive commits build
 # incrementally.  A commit's result is cached by tree id and config key, so
 # an unchanged commit is never built twice.  CONFIG is read when a function
@@ -110,8 +111,10 @@ artifact_dir() {
 	echo "$ARTIFACTS/$BA_PREFIX$CONFIG/$treeid-$key"
 }
 
+# checkout_src SHA: SRC, the worktree of SHA's kernel line (lib.sh's
+# line_dir), at SHA.
 checkout_src() {
-	git_worktree_at "$TREE" "$SRC" "$1"
+	SRC=$(line_dir "$SRC_ROOT" "$1") && git_worktree_at "$TREE" "$SRC" "$1"
 }
 
 # kmake ARGS...: make in $SRC into $OUT, compiling through ccache (and, with
@@ -343,9 +346,10 @@ mv_artifact() {
 	rm -rf "$2" && mv "$1" "$2"
 }
 
-# build_dir: the O= directory of $CONFIG on $BOOT_ARCH.
+# build_dir SHA: the O= directory of $CONFIG on $BOOT_ARCH for SHA's
+# kernel line (lib.sh's line_dir: build/smoke-6.12).
 build_dir() {
-	echo "$WORKDIR/build/$BA_PREFIX$CONFIG"
+	line_dir "$WORKDIR/build/$BA_PREFIX$CONFIG" "$1"
 }
 
 # artifact_build SHA LABEL: commit SHA's kernel on $CONFIG, built unless an
@@ -356,7 +360,7 @@ build_dir() {
 # `artifact_build || ...`, so without errexit: each step checks.
 artifact_build() {
 	local sha=$1 label=$2 OUT
-	OUT=$(build_dir)
+	OUT=$(build_dir "$sha")
 	ART=$(artifact_dir "$sha") || return 1
 	ART_CACHED=0
 	if artifact_done "$ART"; then

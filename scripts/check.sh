@@ -163,13 +163,6 @@ hash_checks() {
 	done
 }
 
-# base_line BASE: the kernel line (VERSION.PATCHLEVEL: 6.12) of the
-# commit BASE, from its top-level Makefile.
-base_line() {
-	git_tree show "$1:Makefile" 2>/dev/null |
-		awk -F' *= *' '$1 == "VERSION" { v = $2 } $1 == "PATCHLEVEL" { p = $2 } END { if (v != "" && p != "") print v "." p; else exit 1 }'
-}
-
 # check_scratch CHECK LINE: CHECK's scratch directory for the series on a
 # base of kernel line LINE: $WORKDIR/check-work/LINE/CHECK, so that the
 # checks of a 6.1 series and of a 6.12 one never switch one worktree and
@@ -243,7 +236,7 @@ run_check() {
 run_checks() {
 	local dir=$1 series=$2 sha=$3 base=$4 head=$5 c running=0 line
 	shift 5
-	line=$(base_line "$base") || line=""
+	line=$(kernel_line "$base") || line=""
 	for c in "$@"; do
 		if ((running >= ${CHECK_JOBS:-$(nproc)})); then
 			wait -n || true

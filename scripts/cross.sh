@@ -59,6 +59,9 @@ XCACHE=$WORKDIR/cross-cache
 XFULL=$WORKDIR/cross-full
 CROSS_FRAGMENT=${CROSS_FRAGMENT:-$WS_ROOT/qemu/configs/cross.config}
 COMMIT_FRAGMENT=${COMMIT_FRAGMENT:-$WS_ROOT/qemu/configs/commit.config}
+# The x86 smoke build whose dependency files say which objects include a
+# header: SMOKE_OUT if given, else each series' line's (smoke_out_for).
+SMOKE_OUT_GIVEN=${SMOKE_OUT:-}
 SMOKE_OUT=${SMOKE_OUT:-$WORKDIR/build/smoke}
 CROSS_MAX_OBJS=${CROSS_MAX_OBJS:-16}
 JOBS=${JOBS:-$(nproc)}
@@ -200,7 +203,7 @@ dependents() {
 	if [[ -f $f ]]; then
 		list=$(<"$f")
 	elif [[ -d $SMOKE_OUT ]]; then
-		list=$(memo "includers-${h//\//%}" smoke_includers "$h") || return 1
+		list=$(memo "includers-${SMOKE_OUT##*/}-${h//\//%}" smoke_includers "$h") || return 1
 		keep_includers "$v" "$f" "$list" || return 1
 	else
 		return 0
@@ -835,11 +838,26 @@ record_cell() {
 	bench cross "$1/$2 $5${8}" "$secs"
 }
 
+# smoke_out_for SHA: SMOKE_OUT for the commits of SHA's kernel line: the
+# smoke build of that line (buildlib.sh's build_dir), unless SMOKE_OUT was
+# given.
+smoke_out_for() {
+	if [[ -n $SMOKE_OUT_GIVEN ]]; then
+		SMOKE_OUT=$SMOKE_OUT_GIVEN
+	else
+		SMOKE_OUT=$(line_dir "$WORKDIR/build/smoke" "$1")
+	fi
+}
+
 cross_series() {
-	local name=$1 idx sha subj rc=0 row n
+	local name=$1 idx sha subj rc=0 row n base
 	local -a rows
 	capture rows series_commits "$name"
 	n=$((${#rows[@]} - 1))
+	read -r _ base _ <<<"${rows[0]}"
+	smoke_out_for "$base"
+	[[ -d $SMOKE_OUT ]] ||
+		warn "no smoke build in $SMOKE_OUT yet (make bisect-build): headers are compiled through their direct users only"
 	for row in "${rows[@]:1}"; do
 		read -r idx sha subj <<<"$row"
 		cross_commit "$name" "$idx" "$n" "$sha" "$subj" || {
@@ -854,8 +872,6 @@ cmd_series() {
 	require_tree
 	take_lock
 	load_arches
-	[[ -d $SMOKE_OUT ]] ||
-		warn "no smoke build in $SMOKE_OUT yet (make bisect-build): headers are compiled through their direct users only"
 	local s rc=0
 	local -a selected
 	capture selected selected_series

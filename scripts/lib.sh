@@ -36,7 +36,8 @@ case $WORKDIR in
 esac
 
 TREE=$WORKDIR/linux            # the throwaway tree the user edits
-SRC=$WORKDIR/src               # detached worktree that builds check out
+SRC_ROOT=$WORKDIR/src          # detached worktrees that builds check out,
+SRC=$SRC_ROOT                  # one per kernel line (line_dir): src-6.12
 REPORT=$WORKDIR/report
 RESULTS=$REPORT/results.tsv
 LOGS=$WORKDIR/logs
@@ -263,6 +264,25 @@ capture() {
 
 git_tree() {
 	git -C "$TREE" "$@"
+}
+
+# kernel_line REV: the kernel line of REV (VERSION.PATCHLEVEL of its
+# top-level Makefile: 6.12); fails when it cannot be read.
+kernel_line() {
+	git_tree show "$1:Makefile" 2>/dev/null |
+		awk -F' *= *' '$1 == "VERSION" { v = $2 } $1 == "PATCHLEVEL" { p = $2 } END { if (v != "" && p != "") print v "." p; else exit 1 }'
+}
+
+# line_dir DIR REV: DIR-<line> for REV's kernel line (src-6.12,
+# build/smoke-6.1), DIR itself when the line cannot be read.  The
+# worktrees and O= directories of builds and checks are kept per line, so
+# that building or checking a 6.1 commit after a 6.12 one switches no tree
+# (a switch checks out most files, so kbuild recompiles every object and
+# prepare runs again).
+line_dir() {
+	local line
+	line=$(kernel_line "$2") || line=""
+	printf '%s\n' "$1${line:+-$line}"
 }
 
 # tree_git_lock: the user's tree is in the middle of a git command (or one

@@ -44,14 +44,14 @@ initramfs_list() {
 	[ -z "$(results_row one 1 build-arm64)$(results_row one 1 boot-arm64)" ]
 	# No x86_64 row, build, artifact or boot.
 	[ -z "$(results_row one 0 build)$(results_row one 0 boot)" ]
-	[ ! -e "$WORKDIR/build/smoke" ] && [ ! -e "$WORKDIR/artifacts/smoke" ] && [ ! -e "$WORKDIR/boots/smoke" ]
+	[ ! -e "$WORKDIR/build/smoke-6.12" ] && [ ! -e "$WORKDIR/artifacts/smoke" ] && [ ! -e "$WORKDIR/boots/smoke" ]
 	# arm64's own directories, with arm64.config merged and its Image.
 	local art
 	art=$(echo "$WORKDIR"/artifacts/arm64-smoke/"$(tree rev-parse 'one^{tree}')"-*)
 	[ -s "$art/Image" ] && [ ! -e "$art/bzImage" ]
 	grep -qx 'CONFIG_SERIAL_AMBA_PL011_CONSOLE=y' "$art/config"
 	run ! grep -q 'CONFIG_IA32_EMULATION' "$art/config"
-	[ -d "$WORKDIR/build/arm64-smoke" ]
+	[ -d "$WORKDIR/build/arm64-smoke-6.12" ]
 	[ -f "$WORKDIR/boots/arm64-smoke/$(tree rev-parse --short=12 one)/ktap.log" ]
 	# The results table is one that scripts/cells.py reads whole.
 	run /usr/bin/python3 -c 'import sys; sys.path.insert(0, sys.argv[1]); import cells; cells.read_results(sys.argv[2])' \
@@ -96,7 +96,7 @@ initramfs_list() {
 	[[ $(results_row one 1 boot) == pass* && $(results_row one 2 build) == "" ]]
 	[[ $(results_row one 2 boot-arm64) == pass* ]]
 	[ -s "$(echo "$WORKDIR"/artifacts/smoke/"$(tree rev-parse 'one^{tree}')"-*)/bzImage" ]
-	[ -d "$WORKDIR/build/smoke" ] && [ -d "$WORKDIR/boots/smoke" ]
+	[ -d "$WORKDIR/build/smoke-6.12" ] && [ -d "$WORKDIR/boots/smoke" ]
 	run ! grep -q -- '-M virt\|ttyAMA0\|pci-serial' "$FAKE_QEMU_ARGS"
 	grep -q -- '-append console=ttyS0 ' "$FAKE_QEMU_ARGS"
 	# bisect-build of x86_64 records "build"; of arm64, "build-arm64".

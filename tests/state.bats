@@ -133,7 +133,7 @@ applied_fixture() {
 	rm -r "$SERIES_DIR/one"
 	make_series one linux-source "a.c:int b;:fixture: add b"
 	touch "$(git -C "$WORKDIR/apply" rev-parse --path-format=absolute --git-path index.lock)"
-	touch "$(git -C "$WORKDIR/src" rev-parse --path-format=absolute --git-path index.lock)"
+	touch "$(git -C "$WORKDIR/src-6.12" rev-parse --path-format=absolute --git-path index.lock)"
 	run ws apply.sh
 	[ "$status" -eq 0 ]
 	[[ $output == *"left over from an interrupted run"* ]]

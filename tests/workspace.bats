@@ -129,6 +129,33 @@ import_fixture() {
 	[[ $output == *"linux-source-9.10 local-"*"is already imported"* ]]
 }
 
+@test "each kernel line builds in a worktree and O= directory of its own" {
+	make_tarball_version 9.10 ok
+	import_fixture
+	make_series one linux-source "a.c:int a;:fixture: add a"
+	make_series two linux-source "b.c:int b;:fixture: add b"
+	echo linux-source-9.10 >"$SERIES_DIR/two/base"
+	ws import.sh >/dev/null
+	ws apply.sh >/dev/null
+	run ws build.sh series
+	[ "$status" -eq 0 ]
+	# The fixture's Makefile says 6.12; the 9.10 tarball's says 9.10.
+	[ "$(cat "$WORKDIR/build/smoke-6.12/.ws-built-at")" = "$(tree rev-parse one)" ]
+	[ "$(cat "$WORKDIR/build/smoke-9.10/.ws-built-at")" = "$(tree rev-parse two)" ]
+	[ "$(git -C "$WORKDIR/src-6.12" rev-parse HEAD)" = "$(tree rev-parse one)" ]
+	[ "$(git -C "$WORKDIR/src-9.10" rev-parse HEAD)" = "$(tree rev-parse two)" ]
+	[ ! -e "$WORKDIR/build/smoke" ] && [ ! -e "$WORKDIR/src" ]
+	# A new commit of one builds in 6.12's directories and leaves 9.10's.
+	rm -r "$SERIES_DIR/one"
+	make_series one linux-source "a.c:int a2;:fixture: add a2"
+	ws apply.sh >/dev/null
+	run ws build.sh series
+	[ "$status" -eq 0 ]
+	[ "$(cat "$WORKDIR/build/smoke-6.12/.ws-built-at")" = "$(tree rev-parse one)" ]
+	[ "$(git -C "$WORKDIR/src-9.10" rev-parse HEAD)" = "$(tree rev-parse two)" ]
+	[[ $(results_row one 1 build) == pass* && $(results_row two 1 build) == "pass no new warnings, cached" ]]
+}
+
 @test "a base file that names a distro base badly, or one not imported, is named" {
 	import_fixture
 	make_series one linux-source "a.c:int a;:fixture: add a"

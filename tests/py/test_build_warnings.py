@@ -77,3 +77,16 @@ def test_usage_error_exits_2():
     proc = subprocess.run([str(TOOL), "bogus"], capture_output=True, text=True)
     assert proc.returncode == 2
     assert "build_warnings.py state" in proc.stderr
+
+
+def test_logs_of_the_old_worktree_and_of_a_kernel_lines_are_one_state(base_state, tmp_path):
+    """The builds moved from one worktree (src/) to one per kernel line
+    (src-6.12/, lib.sh's line_dir): a base built in the first and a commit
+    built in the second are compared path for path."""
+    moved = tmp_path / "step.log"
+    moved.write_text((FIX / "step.log").read_text().replace("/w/src/", "/w/src-6.12/")
+                     .replace("../src/", "../src-6.12/"))
+    step = tmp_path / "step.state"
+    step.write_text(run("state", "--from", base_state, "/w/src", moved))
+    assert "src-6.12" not in step.read_text()
+    assert run("new", base_state, step) == (FIX / "step.new").read_text()
