@@ -112,9 +112,14 @@ artifact_dir() {
 }
 
 # checkout_src SHA: SRC, the worktree of SHA's kernel line (lib.sh's
-# line_dir), at SHA.
+# line_dir), at SHA.  The one worktree of every line that came before
+# ($SRC_ROOT itself) goes, once: nothing builds in it any more.
 checkout_src() {
-	SRC=$(line_dir "$SRC_ROOT" "$1") && git_worktree_at "$TREE" "$SRC" "$1"
+	SRC=$(line_dir "$SRC_ROOT" "$1") || return 1
+	if [[ $SRC != "$SRC_ROOT" && -e $SRC_ROOT/.git ]]; then
+		rm -rf -- "$SRC_ROOT" || return 1
+	fi
+	git_worktree_at "$TREE" "$SRC" "$1"
 }
 
 # kmake ARGS...: make in $SRC into $OUT, compiling through ccache (and, with
@@ -359,8 +364,12 @@ build_dir() {
 # that does not build is an artifact whose result says so.  Called as
 # `artifact_build || ...`, so without errexit: each step checks.
 artifact_build() {
-	local sha=$1 label=$2 OUT
+	local sha=$1 label=$2 OUT flat=$WORKDIR/build/$BA_PREFIX$CONFIG
 	OUT=$(build_dir "$sha")
+	# The O= directory of every line that came before goes, once.
+	if [[ $OUT != "$flat" && -d $flat ]]; then
+		rm -rf -- "$flat" "$flat-hdr"* || return 1
+	fi
 	ART=$(artifact_dir "$sha") || return 1
 	ART_CACHED=0
 	if artifact_done "$ART"; then

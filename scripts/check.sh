@@ -179,6 +179,19 @@ check_scratch() {
 	fi
 }
 
+# retire_flat_scratch CHECK...: the scratch directory each CHECK had
+# before they were kept per kernel line (check-work/<check>/ with a
+# worktree or an O= directory in it; cocci's stays): 1.5-3.5 GB each that
+# nothing reads any more.
+retire_flat_scratch() {
+	local c d
+	for c in "$@"; do
+		d=$WORKDIR/check-work/$c
+		[[ $c != cocci && -d $d && (-e $d/src || -e $d/obj) ]] || continue
+		rm -rf -- "$d" || warn "could not remove $d, $c's scratch from before check-work/<line>/"
+	done
+}
+
 # run_check CHECK SERIES SHA BASE HEAD LINE: prints "status seconds summary",
 # then the path of the check's log on a line of its own, then 1 when the
 # result came from the cache, 0 when the check ran;
@@ -339,6 +352,7 @@ main() {
 	local -a checks rows
 	capture checks selected_checks
 	((${#checks[@]})) || die "no checks in $CHECKS_DIR/"
+	retire_flat_scratch "${checks[@]}"
 	local -a selected_series_list
 	capture selected_series_list selected_series
 	local results

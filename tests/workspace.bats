@@ -137,8 +137,12 @@ import_fixture() {
 	echo linux-source-9.10 >"$SERIES_DIR/two/base"
 	ws import.sh >/dev/null
 	ws apply.sh >/dev/null
+	# The worktree and O= directory of before the lines go.
+	mkdir -p "$WORKDIR/src" "$WORKDIR/build/smoke" "$WORKDIR/build/smoke-memory"
+	: >"$WORKDIR/src/.git"
 	run ws build.sh series
 	[ "$status" -eq 0 ]
+	[ -d "$WORKDIR/build/smoke-memory" ]
 	# The fixture's Makefile says 6.12; the 9.10 tarball's says 9.10.
 	[ "$(cat "$WORKDIR/build/smoke-6.12/.ws-built-at")" = "$(tree rev-parse one)" ]
 	[ "$(cat "$WORKDIR/build/smoke-9.10/.ws-built-at")" = "$(tree rev-parse two)" ]
@@ -1145,8 +1149,12 @@ boot_fixture() {
 	cp "$BATS_TEST_TMPDIR/checks/where/run" "$BATS_TEST_TMPDIR/checks/cocci/run"
 	chmod +x "$BATS_TEST_TMPDIR/checks/"*/run
 	export WHERE=$BATS_TEST_TMPDIR/where
+	# The scratch of before the lines (a worktree in check-work/<check>/)
+	# goes; cocci's stays.
+	mkdir -p "$WORKDIR/check-work/where/src" "$WORKDIR/check-work/cocci/scan/src"
 	CHECKS_DIR=$BATS_TEST_TMPDIR/checks run ws check.sh
 	[ "$status" -eq 0 ]
+	[ ! -e "$WORKDIR/check-work/where/src" ] && [ -d "$WORKDIR/check-work/cocci/scan/src" ]
 	grep -qx "$(tree rev-parse one) $WORKDIR/check-work/6.12/where" "$WHERE"
 	grep -qx "$(tree rev-parse two) $WORKDIR/check-work/9.10/where" "$WHERE"
 	[ "$(grep -c " $WORKDIR/check-work/cocci\$" "$WHERE")" -eq 2 ]

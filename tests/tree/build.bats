@@ -105,7 +105,9 @@ commit_of() {
 	local -a opts
 	# Kept messages would spare the check its configuration: set them
 	# aside for this run.
-	local kept=$WORKDIR/check-work/sparse/messages
+	local scratch kept
+	scratch=$(scratch_for sparse "$sha")
+	kept=$scratch/messages
 	[[ ! -d $kept ]] || mv "$kept" "$kept.aside"
 	CHECK_HEAD=$sha run_check sparse "$sha"
 	rm -rf "$kept"
@@ -113,7 +115,7 @@ commit_of() {
 	[[ $output != "could not build"* ]]
 	while read -r -a opts; do
 		for opt in "${opts[@]}"; do
-			grep -qx "$opt" "$WORKDIR/check-work/sparse/obj/.config"
+			grep -qx "$opt" "$scratch/obj/.config"
 		done
 	done < <(sed 's/#.*//' "$WS/qemu/configs/features.config" | grep .)
 }

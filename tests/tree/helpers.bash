@@ -67,13 +67,28 @@ tree_commit() {
 	echo "$sha"
 }
 
+# scratch_for NAME COMMIT: the scratch directory scripts/check.sh gives
+# check NAME for COMMIT: check-work/<line>/NAME, the line being COMMIT's
+# (its series' base's, as check.sh takes it; lib.sh's kernel_line), and
+# cocci's check-work/cocci.
+scratch_for() {
+	local line=""
+	if [[ $1 != cocci ]]; then
+		# shellcheck disable=SC2016 # expanded by that bash
+		line=$(WORKDIR=$WORKDIR SERIES_DIR=$WS/series bash -c 'source "$1" && kernel_line "$2"' scratch_for \
+			"$WS/scripts/lib.sh" "$2") || line=""
+	fi
+	echo "$WORKDIR/check-work${line:+/$line}/$1"
+}
+
 # run_check NAME COMMIT: checks/NAME/run on COMMIT, with the environment
-# scripts/check.sh gives it; sets $status and $output (the summary), and
-# the full log is in $BATS_TEST_TMPDIR/log.
+# scripts/check.sh gives it (scratch_for); sets $status and $output (the
+# summary), and the full log is in $BATS_TEST_TMPDIR/log.
 run_check() {
-	local name=$1 commit=$2
-	mkdir -p "$WORKDIR/check-work/$name"
-	run env CHECK_SCRATCH="$WORKDIR/check-work/$name" \
+	local name=$1 commit=$2 scratch
+	scratch=$(scratch_for "$name" "$commit")
+	mkdir -p "$scratch"
+	run env CHECK_SCRATCH="$scratch" \
 		CHECK_SERIES_DIR="${CHECK_SERIES_DIR:-$WS/series/vstatus}" \
 		CHECK_BASE="${CHECK_BASE:-$(base_commit)}" CHECK_HEAD="${CHECK_HEAD:-$commit}" \
 		"$WS/checks/$name/run" "$commit" "$BATS_TEST_TMPDIR/log"
