@@ -508,9 +508,15 @@ prepare_out() {
 
 # kbuild_files SHA: what decides which objects a configuration builds at
 # SHA: the blobs of every Makefile, Kbuild, Kconfig and defconfig, and the
-# names of the .c and .S files.
+# names of the .c and .S files; not tools/ (make all builds no object of
+# the kernel's there) nor Documentation/'s Makefiles and sources (only its
+# Kconfig, which the top one sources), so that a commit that adds a
+# selftest or a documentation example lists no architecture's objects
+# again (each list is a dry run of make all, 20-40 s).
 kbuild_files() {
 	git_tree ls-tree -r "$1" | awk -F'\t' '
+		$2 ~ /^tools\// { next }
+		$2 ~ /^Documentation\// && $2 !~ /(^|\/)Kconfig[^\/]*$/ { next }
 		$2 ~ /(^|\/)(Makefile|Kbuild|Kconfig)[^\/]*$/ || $2 ~ /^arch\/[^\/]+\/configs\// { print; next }
 		$2 ~ /\.[cS]$/ { print $2 }' | key_of 16
 }

@@ -388,6 +388,23 @@ header_with_eight_users() {
 	[[ $(cross_row 3 fixarm) == "pass 1 objects; 1 compiled, no errors or warnings (virt/kvm_main.o)" ]]
 }
 
+@test "cross-compile: a commit that adds a selftest or a documentation source lists no architecture's objects again; a kernel Makefile does" {
+	make_series one linux-source \
+		"lib/a.c:int lib_a(void) { return 0; }:fixture: generic code" \
+		"tools/testing/selftests/x/x.c:int main(void) { return 0; }:selftests: x: a test" \
+		"Documentation/x/example.c:int example;:Documentation: x: an example" \
+		"lib/a.c:int lib_a(void) { return 1; }:fixture: generic code changes" \
+		"lib/Makefile:obj-y += a.o:fixture: lib builds a"
+	ws apply.sh
+	run ws cross.sh series
+	[ "$status" -eq 0 ]
+	# A dry run of make all for commit 1, none for commit 4 (what it lists
+	# is what commit 1's did), another for commit 5's Makefile.
+	[ "$(grep -c 'x86_64: which objects' <<<"$output")" -eq 2 ]
+	[ "$(find "$WORKDIR/cross-cache/objects" -name 'x86_64-*' | wc -l)" -eq 2 ]
+	[[ $(cross_row 4 x86_64) == "pass "* ]]
+}
+
 @test "cross-compile: a header's includers under the architecture's own arch/<dir>/ are all compiled, beside the sample of the others" {
 	make_series one linux-source \
 		"include/fix.h:extern int fix;:fixture: a header" \
