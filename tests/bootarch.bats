@@ -40,7 +40,7 @@ initramfs_list() {
 	local dir art
 	art=$(echo "$WORKDIR"/artifacts/i386-smoke/"$(tree rev-parse 'one^{tree}')"-*)
 	dir=$WORKDIR/boots/i386-smoke/$(tree rev-parse --short=12 one)
-	[ -s "$art/bzImage" ] && [ -d "$WORKDIR/build/i386-smoke" ]
+	[ -s "$art/bzImage" ] && [ -d "$WORKDIR/build/i386-smoke-6.12" ]
 	# i386.config, merged: no 64BIT, the 32-bit time calls.
 	grep -qx 'CONFIG_COMPAT_32BIT_TIME=y' "$art/config"
 	# The native programs, init among them, and the 32-bit ones are -m32.
