@@ -446,13 +446,27 @@ import_fixture() {
 	for i in $(seq 1 150); do edits+=("f$i.c:int f$i;:fixture: add f$i"); done
 	rm -rf "$SERIES_DIR/one"
 	make_series one linux-source "${edits[@]}"
-	setsid "$FIXTURES/default-sigint" bash "$WS/scripts/apply.sh" >"$BATS_TEST_TMPDIR/out" 2>&1 &
+	# git as apply.sh runs it, but held at the 20th patch until the
+	# Ctrl-C comes: 150 tiny patches can all apply before a poll sees
+	# "[20/150]", and the test then interrupted nothing.
+	local slow=$BATS_TEST_TMPDIR/slowgit real_git
+	real_git=$(command -v git)
+	mkdir -p "$slow"
+	# shellcheck disable=SC2016 # the stand-in git's own code
+	printf '%s\n' '#!/bin/bash' \
+		'for a in "$@"; do [[ $a != */0020-*.patch ]] || { : >"$HELD_AT"; sleep 60; }; done' \
+		"exec $real_git \"\$@\"" >"$slow/git"
+	chmod +x "$slow/git"
+	HELD_AT=$BATS_TEST_TMPDIR/held PATH=$slow:$PATH \
+		setsid "$FIXTURES/default-sigint" bash "$WS/scripts/apply.sh" >"$BATS_TEST_TMPDIR/out" 2>&1 &
 	pid=$!
-	# Wait until git am is under way, then interrupt the whole job.
-	for _ in $(seq 1 100); do
-		grep -q '\[20/150\]' "$BATS_TEST_TMPDIR/out" && break
+	# Wait until git am is at the 20th patch, then interrupt the whole job.
+	for _ in $(seq 1 300); do
+		[[ ! -e $BATS_TEST_TMPDIR/held ]] || break
 		sleep 0.1
 	done
+	[ -e "$BATS_TEST_TMPDIR/held" ]
+	grep -q '\[20/150\]' "$BATS_TEST_TMPDIR/out"
 	kill -INT -- -"$pid"
 	wait "$pid" || true
 	run grep -c "branch one is at" "$BATS_TEST_TMPDIR/out"
