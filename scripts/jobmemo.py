@@ -67,11 +67,14 @@ CODE_DIRS = ("SERIES_DIR", "CHECKS_DIR", "CONFIG_DIR")
 # lock, the checkout's path and those of CODE_DIRS (their files are hashed
 # instead: workspace_digest), the series it selected (the job's own are in
 # its plan lines), make's recursion and the user's terminal and session;
-# and WS_TEST_SUITE, which make test sets for deps.sh alone (the packages
-# its suites need), so that a make and make test's end-to-end make take
-# each other's memos.
+# and what a make inside another make (make test's end-to-end run) gets
+# and no job reads: WS_TEST_SUITE, for deps.sh alone (the packages the
+# suites need), and SEND_IGNORED, for send.sh alone (the Makefile sets it
+# when SEND comes from the environment), so that a make and make test's
+# take each other's memos.
 VOLATILE = frozenset((
-    "WS_START", "WS_LOCK_HELD", "WS_ROOT", *CODE_DIRS, "SERIES", "WS_TABLE_AT_END", "WS_TEST_SUITE",
+    "WS_START", "WS_LOCK_HELD", "WS_ROOT", *CODE_DIRS, "SERIES", "WS_TABLE_AT_END",
+    "WS_TEST_SUITE", "SEND_IGNORED",
     "MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES", "MAKE_TERMOUT", "MAKE_TERMERR",
     "SHLVL", "PWD", "OLDPWD", "_", "TERM", "COLORTERM", "COLUMNS", "LINES",
     "SSH_CLIENT", "SSH_CONNECTION", "SSH_TTY", "SSH_AUTH_SOCK", "TMUX", "TMUX_PANE",
