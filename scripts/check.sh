@@ -163,22 +163,6 @@ hash_checks() {
 	done
 }
 
-# check_scratch CHECK LINE: CHECK's scratch directory for the series on a
-# base of kernel line LINE: $WORKDIR/check-work/LINE/CHECK, so that the
-# checks of a 6.1 series and of a 6.12 one never switch one worktree and
-# O= directory between the two trees (a switch checks out most of the
-# tree and rebuilds prepare: 50-70 s for each compiling check).  cocci's
-# stays $WORKDIR/check-work/cocci: its whole-tree scan is cached by tree
-# id there, where make cocci-inventory reads it, and no build depends on
-# which tree its worktree holds.
-check_scratch() {
-	if [[ $1 == cocci || -z $2 ]]; then
-		echo "$WORKDIR/check-work/$1"
-	else
-		echo "$WORKDIR/check-work/$2/$1"
-	fi
-}
-
 # retire_flat_scratch CHECK...: the scratch directory each CHECK had
 # before they were kept per kernel line (check-work/<check>/ with a
 # worktree or an O= directory in it; cocci's stays): 1.5-3.5 GB each that

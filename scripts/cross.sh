@@ -222,14 +222,6 @@ includers_file() {
 	if [[ -n ${3:-} ]]; then printf -v "$3" '%s' "$_f"; else printf '%s\n' "$_f"; fi
 }
 
-# kernel_version SHA: VERSION.PATCHLEVEL.SUBLEVEL of SHA's Makefile, or
-# "unknown" (a smoke build never has that release, so nothing is kept).
-kernel_version() {
-	{ git -C "$TREE" show "$1:Makefile" 2>/dev/null || true; } |
-		awk '$2 == "=" { v[$1] = $3 }
-			END { print (v["SUBLEVEL"] == "" ? "unknown" : v["VERSION"] "." v["PATCHLEVEL"] "." v["SUBLEVEL"]) }'
-}
-
 # keep_includers VERSION FILE LIST: keep LIST in FILE, but only when the
 # smoke build is of that kernel VERSION (another base's graph is used for
 # this run only).

@@ -266,11 +266,37 @@ git_tree() {
 	git -C "$TREE" "$@"
 }
 
-# kernel_line REV: the kernel line of REV (VERSION.PATCHLEVEL of its
-# top-level Makefile: 6.12); fails when it cannot be read.
+# kernel_version SHA: VERSION.PATCHLEVEL.SUBLEVEL of SHA's Makefile, or
+# "unknown" (a smoke build never has that release, so nothing is kept).
+# cross.sh's plans are a function of this code (its plan_code).
+kernel_version() {
+	{ git -C "$TREE" show "$1:Makefile" 2>/dev/null || true; } |
+		awk '$2 == "=" { v[$1] = $3 }
+			END { print (v["SUBLEVEL"] == "" ? "unknown" : v["VERSION"] "." v["PATCHLEVEL"] "." v["SUBLEVEL"]) }'
+}
+
+# kernel_line REV: the kernel line of REV (its kernel_version without the
+# SUBLEVEL: 6.12); fails when REV's Makefile names no version.
 kernel_line() {
-	git_tree show "$1:Makefile" 2>/dev/null |
-		awk -F' *= *' '$1 == "VERSION" { v = $2 } $1 == "PATCHLEVEL" { p = $2 } END { if (v != "" && p != "") print v "." p; else exit 1 }'
+	local v
+	v=$(kernel_version "$1") && [[ $v != unknown ]] || return 1
+	printf '%s\n' "${v%.*}"
+}
+
+# check_scratch CHECK LINE: CHECK's scratch directory (check.sh's
+# CHECK_SCRATCH) for the series on a base of kernel line LINE: $WORKDIR/check-work/LINE/CHECK, so that the
+# checks of a 6.1 series and of a 6.12 one never switch one worktree and
+# O= directory between the two trees (a switch checks out most of the
+# tree and rebuilds prepare: 50-70 s for each compiling check).  cocci's
+# stays $WORKDIR/check-work/cocci: its whole-tree scan is cached by tree
+# id there, where make cocci-inventory reads it, and no build depends on
+# which tree its worktree holds.
+check_scratch() {
+	if [[ $1 == cocci || -z $2 ]]; then
+		echo "$WORKDIR/check-work/$1"
+	else
+		echo "$WORKDIR/check-work/$2/$1"
+	fi
 }
 
 # line_dir DIR REV: DIR-<line> for REV's kernel line (src-6.12,

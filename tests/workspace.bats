@@ -16,6 +16,18 @@ import_fixture() {
 	[ "$status" -eq 0 ]
 }
 
+# two_lines: series one on the fixture's base (its Makefile says 6.12) and
+# series two on a 9.10 one, imported and applied.
+two_lines() {
+	make_tarball_version 9.10 ok
+	import_fixture
+	make_series one linux-source "a.c:int a;:fixture: add a"
+	make_series two linux-source "b.c:int b;:fixture: add b"
+	echo linux-source-9.10 >"$SERIES_DIR/two/base"
+	ws import.sh >/dev/null
+	ws apply.sh >/dev/null
+}
+
 # ---- import ---------------------------------------------------------------
 
 @test "import commits the tarball byte for byte and tags it" {
@@ -130,13 +142,7 @@ import_fixture() {
 }
 
 @test "each kernel line builds in a worktree and O= directory of its own" {
-	make_tarball_version 9.10 ok
-	import_fixture
-	make_series one linux-source "a.c:int a;:fixture: add a"
-	make_series two linux-source "b.c:int b;:fixture: add b"
-	echo linux-source-9.10 >"$SERIES_DIR/two/base"
-	ws import.sh >/dev/null
-	ws apply.sh >/dev/null
+	two_lines
 	# The worktree and O= directory of before the lines go.
 	mkdir -p "$WORKDIR/src" "$WORKDIR/build/smoke" "$WORKDIR/build/smoke-memory"
 	: >"$WORKDIR/src/.git"
@@ -1150,13 +1156,7 @@ boot_fixture() {
 }
 
 @test "the checks of series on two kernel lines keep a scratch directory each, cocci one for all" {
-	make_tarball_version 9.10 ok
-	import_fixture
-	make_series one linux-source "a.c:int a;:fixture: add a"
-	make_series two linux-source "b.c:int b;:fixture: add b"
-	echo linux-source-9.10 >"$SERIES_DIR/two/base"
-	ws import.sh >/dev/null
-	ws apply.sh >/dev/null
+	two_lines
 	mkdir -p "$BATS_TEST_TMPDIR/checks/where" "$BATS_TEST_TMPDIR/checks/cocci"
 	# shellcheck disable=SC2016 # the checks' own code
 	printf '%s\n' '#!/bin/sh' 'echo "$1 $CHECK_SCRATCH" >>"$WHERE"' 'echo fine' >"$BATS_TEST_TMPDIR/checks/where/run"

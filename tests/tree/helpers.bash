@@ -68,17 +68,12 @@ tree_commit() {
 }
 
 # scratch_for NAME COMMIT: the scratch directory scripts/check.sh gives
-# check NAME for COMMIT: check-work/<line>/NAME, the line being COMMIT's
-# (its series' base's, as check.sh takes it; lib.sh's kernel_line), and
-# cocci's check-work/cocci.
+# check NAME for COMMIT (lib.sh's check_scratch, for COMMIT's kernel line:
+# its series' base's, as check.sh takes it).
 scratch_for() {
-	local line=""
-	if [[ $1 != cocci ]]; then
-		# shellcheck disable=SC2016 # expanded by that bash
-		line=$(WORKDIR=$WORKDIR SERIES_DIR=$WS/series bash -c 'source "$1" && kernel_line "$2"' scratch_for \
-			"$WS/scripts/lib.sh" "$2") || line=""
-	fi
-	echo "$WORKDIR/check-work${line:+/$line}/$1"
+	# shellcheck disable=SC2016 # expanded by that bash
+	WORKDIR=$WORKDIR SERIES_DIR=$WS/series bash -c \
+		'source "$1" && check_scratch "$2" "$(kernel_line "$3" || true)"' scratch_for "$WS/scripts/lib.sh" "$1" "$2"
 }
 
 # run_check NAME COMMIT: checks/NAME/run on COMMIT, with the environment
