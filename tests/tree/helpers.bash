@@ -69,10 +69,12 @@ tree_commit() {
 
 # scratch_for NAME COMMIT: the scratch directory scripts/check.sh gives
 # check NAME for COMMIT (lib.sh's check_scratch, for COMMIT's kernel line:
-# its series' base's, as check.sh takes it).
+# its series' base's, as check.sh takes it).  lib.sh validates the
+# user's variables as it loads, so that bash gets none of the test's
+# (COCCI_TIMEOUT=0.01 is the cocci check's, which lib.sh would refuse).
 scratch_for() {
 	# shellcheck disable=SC2016 # expanded by that bash
-	WORKDIR=$WORKDIR SERIES_DIR=$WS/series bash -c \
+	env -i PATH="$PATH" HOME="$HOME" WORKDIR="$WORKDIR" SERIES_DIR="$WS/series" bash -c \
 		'source "$1" && check_scratch "$2" "$(kernel_line "$3" || true)"' scratch_for "$WS/scripts/lib.sh" "$1" "$2"
 }
 
