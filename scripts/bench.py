@@ -193,9 +193,23 @@ def print_rows(raw):
               f"max {max(firsts):.1f}s over {len(firsts)} boots")
 
 
+def covered(spans):
+    """The seconds in which at least one of SPANS ((start, end) pairs) ran:
+    the boot lane's two jobs at once count once."""
+    total, reach = 0, None
+    for a, b in sorted(spans):
+        if reach is None or a > reach:
+            total += b - a
+            reach = b
+        elif b > reach:
+            total += b - reach
+            reach = b
+    return total
+
+
 def print_lanes(report):
     """How busy each lane of scripts/scheduler.py was in this run: its jobs,
-    their seconds, and their share of the span from the first job's start
+    the seconds in which one of them ran (covered), and their share of the span from the first job's start
     to the last one's end; then the lane that ended last, which the run
     waited for."""
     try:
@@ -215,7 +229,7 @@ def print_lanes(report):
         mine = [j for j in jobs if j["lane"] == lane]
         if not mine:
             continue
-        busy = sum(j["end"] - j["start"] for j in mine)
+        busy = covered([(j["start"], j["end"]) for j in mine])
         print(f"  {lane:<8} {len(mine):>4} {mmss(busy):>8} {100 * busy / span:>5.0f}%")
     last = max(jobs, key=lambda j: (j["end"], LANES.index(j["lane"]) if j["lane"] in LANES else 0))
     print(f"  the last lane to end: {last['lane']} ({last['kind']} {last['who']}, "

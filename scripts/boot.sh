@@ -78,7 +78,7 @@ probe_accel() {
 	if grep -q 'Linux version' "$log"; then verdict=kvm; fi
 	rm -f "$log"
 	echo "$verdict"
-	{ mkdir -p "${answer%/*}" && echo "$verdict" >"$answer.tmp" && mv "$answer.tmp" "$answer"; } 2>/dev/null ||
+	{ mkdir -p "${answer%/*}" && echo "$verdict" >"$answer.tmp.$BASHPID" && mv "$answer.tmp.$BASHPID" "$answer"; } 2>/dev/null ||
 		warn "could not keep the accelerator probe's answer in $answer (it probes again next time)"
 }
 
@@ -149,18 +149,20 @@ kselftest_entries() {
 # key: what they are read from (the trees of the selftests and of
 # tools/include, and the needs= files, by git's ids) and qemu/kselftests'
 # entries.  Most commits share it, and a boot that finds it runs no git
-# command per staged file.
+# command per staged file.  Two boots at once may stage one key together:
+# each in a directory of its own, the first to finish publishes it.
 stage_selftests() {
-	local sha=$1 dir=$2 key cache
+	local sha=$1 dir=$2 key cache tmp
 	local -a needs
 	mapfile -t needs < <(kselftest_entries | sed -n 's/.*needs=\([^ ]*\).*/\1/p' | tr , '\n' | LC_ALL=C sort -u)
 	key=$({ git_tree ls-tree "$sha" -- "$KSFT_DIR" tools/include "${needs[@]}" && kselftest_entries; } | key_of 16) ||
 		return 1
 	cache=$WORKDIR/guest/stage-$key
 	if [[ ! -d $cache ]]; then
-		{ rm -rf "$cache.tmp" && mkdir -p "$cache.tmp"; } || return 1
-		stage_selftests_at "$sha" "$cache.tmp"
-		mv "$cache.tmp" "$cache" || return 1
+		tmp=$cache.tmp.$BASHPID
+		{ rm -rf "$tmp" && mkdir -p "$tmp"; } || return 1
+		stage_selftests_at "$sha" "$tmp"
+		publish_dir "$tmp" "$cache" || return 1
 	fi
 	cp -a "$cache/." "$dir/"
 }
@@ -235,16 +237,61 @@ not_built() {
 	guest_cc "$1" "$WS_ROOT/qemu/not-built.c" "$3" "$4" "-DWS_NOT_BUILT=\"$2\""
 }
 
-# compile_selftests STAGE HEADERS HEADERS32 OUT: each staged selftest into
+# compile_guest TMP ART KSFT FAILS: the workspace's tests (qemu/tests/) and
+# the staged selftests (compile_selftests) into TMP/tests, against ART's
+# headers, one program per core at once (guest_pool): false when one did
+# not compile (each named in FAILS).  Run in a subshell of its own: it
+# waits for every job of its shell.
+compile_guest() {
+	local tmp=$1 art=$2 ksft=$3 fails=$4 t name
+	local -a links
+	for t in "$WS_ROOT"/qemu/tests/*.c; do
+		name=$(basename "$t" .c)
+		if [[ $name == *.m32 ]]; then
+			guest_pool "$fails" guest_m32 "$tmp/tests/${name%.m32}" "" "$t" "$art/headers" "$(headers32 "$art")" "$ksft"
+		else
+			mapfile -t links < <(guest_links "$t")
+			guest_pool "$fails" guest_cc "$tmp/tests/$name" "$t" "$art/headers" "$ksft" "${links[@]}"
+		fi
+	done
+	compile_selftests "$tmp/ksft" "$art/headers" "$(headers32 "$art")" "$tmp/tests" "$fails"
+	guest_pool_wait "$fails"
+}
+
+# guest_pool FAILS CMD...: CMD in the background, at most one per core at
+# once (GUEST_RUNNING counts those this shell started); when it fails,
+# its first argument (the program) is appended to FAILS.  guest_pool_wait
+# FAILS waits for every job of the shell: false if any failed.  The guest
+# programs are some forty static links, each one core's work.
+GUEST_RUNNING=0
+guest_pool() {
+	local fails=$1
+	shift
+	if ((GUEST_RUNNING >= $(nproc))); then
+		wait -n || true
+		GUEST_RUNNING=$((GUEST_RUNNING - 1))
+	fi
+	{ "$@" || echo "$2" >>"$fails"; } &
+	GUEST_RUNNING=$((GUEST_RUNNING + 1))
+}
+
+guest_pool_wait() {
+	wait
+	GUEST_RUNNING=0
+	[[ ! -s $1 ]]
+}
+
+# compile_selftests STAGE HEADERS HEADERS32 OUT FAILS: each staged selftest into
 # OUT as selftest-<dir>-<name>, with _32 and _64 variants for "m32" entries
 # (the _32 one against HEADERS32) and a ".plain" suffix (qemu/init.c) for
 # those that do not print KTAP; with the extra sources an entry names
 # (extra= for the 64-bit build, extra32= for the 32-bit one) linked in and
 # its include= directories on -I.  An entry for other architectures
 # (arch=), or the half BOOT_ARCH builds no program for (BA_NO_M32,
-# BA_NO_64), becomes a not_built stand-in.
+# BA_NO_64), becomes a not_built stand-in.  Each compile goes to guest_pool
+# (FAILS).
 compile_selftests() {
-	local stage=$1 hdr=$2 hdr32=$3 out=$4 path opts name suffix arches
+	local stage=$1 hdr=$2 hdr32=$3 out=$4 fails=$5 path opts name suffix arches
 	local -a extra extra32
 	while read -r path opts; do
 		[[ -f $stage/$KSFT_DIR/$path ]] || continue
@@ -261,22 +308,23 @@ compile_selftests() {
 			local why="not built: a selftest for $arches only, and this is an $BOOT_ARCH kernel (qemu/kselftests)" v
 			if [[ " $opts " == *" m32 "* ]]; then
 				for v in 64 32 ${BA_CCN32:+n32}; do
-					not_built "$out/${name}_$v" "$why" "$hdr" "$stage/$KSFT_DIR" || return 1
+					guest_pool "$fails" not_built "$out/${name}_$v" "$why" "$hdr" "$stage/$KSFT_DIR"
 				done
 			else
-				not_built "$out/$name" "$why" "$hdr" "$stage/$KSFT_DIR" || return 1
+				guest_pool "$fails" not_built "$out/$name" "$why" "$hdr" "$stage/$KSFT_DIR"
 			fi
 		elif [[ " $opts " == *" m32 "* ]]; then
 			if [[ -n $BA_NO_64 ]]; then
-				not_built "$out/${name}_64" "not built: $BA_NO_64" "$hdr" "$stage/$KSFT_DIR"
+				guest_pool "$fails" not_built "$out/${name}_64" "not built: $BA_NO_64" "$hdr" "$stage/$KSFT_DIR"
 			else
-				guest_cc "$out/${name}_64$suffix" "$stage/$KSFT_DIR/$path" "$hdr" "$stage/$KSFT_DIR" "${extra[@]}" -pthread
-			fi || return 1
-			guest_m32 "$out/$name" "$suffix" "$stage/$KSFT_DIR/$path" "$hdr" "$hdr32" "$stage/$KSFT_DIR" \
-				"${extra32[@]}" -pthread || return 1
+				guest_pool "$fails" guest_cc "$out/${name}_64$suffix" "$stage/$KSFT_DIR/$path" "$hdr" "$stage/$KSFT_DIR" \
+					"${extra[@]}" -pthread
+			fi
+			guest_pool "$fails" guest_m32 "$out/$name" "$suffix" "$stage/$KSFT_DIR/$path" "$hdr" "$hdr32" "$stage/$KSFT_DIR" \
+				"${extra32[@]}" -pthread
 		else
-			guest_cc "$out/$name$suffix" "$stage/$KSFT_DIR/$path" "$hdr" "$stage/$KSFT_DIR" "${extra[@]}" -pthread ||
-				return 1
+			guest_pool "$fails" guest_cc "$out/$name$suffix" "$stage/$KSFT_DIR/$path" "$hdr" "$stage/$KSFT_DIR" \
+				"${extra[@]}" -pthread
 		fi
 	done < <(kselftest_entries)
 }
@@ -328,7 +376,7 @@ facts() {
 guest_code() {
 	declare -f guest_cc guest_cc32 guest_m32 headers32 guest_links cc_lib not_built \
 		kselftest_entries stage_selftests stage_selftests_at selftest_arches selftest_extra selftest_sources compile_selftests \
-		build_initramfs publish_initramfs gen_init_cpio
+		compile_guest guest_pool guest_pool_wait build_initramfs publish_initramfs gen_init_cpio
 	facts BOOT_ARCH BA_GUEST_CC BA_GUEST_FLAGS BA_CC32 BA_FLAGS32 BA_CCN32 BA_FLAGSN32 \
 		BA_ARCH32 BA_NO_M32 BA_NO_64 KSFT_DIR
 }
@@ -432,23 +480,27 @@ guest_shell_key() {
 }
 
 # publish_initramfs TMP CACHE: TMP holds init and tests/*, compiled; list
-# them for gen_init_cpio, move TMP to CACHE and make CACHE/initramfs.cpio.
+# them for gen_init_cpio, make TMP/initramfs.cpio, and publish TMP as
+# CACHE, which appears whole or not at all: a boot beside this one that
+# finds CACHE/initramfs.cpio takes it as it is.  A CACHE without its cpio
+# (a run stopped half-way before they were published whole) goes first.
 publish_initramfs() {
 	local tmp=$1 cache=$2 t
 	{
 		printf '%s\n' "dir /dev 755 0 0" "nod /dev/console 600 0 0 c 5 1" "dir /proc 755 0 0" \
-			"dir /sys 755 0 0" "dir /tests 755 0 0" "file /init $cache/init 755 0 0"
+			"dir /sys 755 0 0" "dir /tests 755 0 0" "file /init $tmp/init 755 0 0"
 		for t in "$tmp"/tests/*; do
-			echo "file /tests/${t##*/} $cache/tests/${t##*/} 755 0 0"
+			echo "file /tests/${t##*/} $t 755 0 0"
 		done
 		if [[ -e $tmp/busybox ]]; then
-			printf '%s\n' "dir /bin 755 0 0" "file /bin/busybox $cache/busybox 755 0 0"
+			printf '%s\n' "dir /bin 755 0 0" "file /bin/busybox $tmp/busybox 755 0 0"
 		fi
-	} >"$tmp/initramfs.list"
-	rm -rf "$cache"
-	mv "$tmp" "$cache"
-	gen_init_cpio "$cache/initramfs.list" >"$cache/initramfs.cpio.new"
-	mv "$cache/initramfs.cpio.new" "$cache/initramfs.cpio"
+	} >"$tmp/initramfs.list" || return 1
+	gen_init_cpio "$tmp/initramfs.list" >"$tmp/initramfs.cpio" || return 1
+	if [[ -d $cache && ! -s $cache/initramfs.cpio ]]; then
+		rm -rf "$cache" || return 1
+	fi
+	publish_dir "$tmp" "$cache"
 }
 
 # build_initramfs ART DIR SHA: init, the workspace's tests and the tree's own
@@ -458,8 +510,7 @@ publish_initramfs() {
 # and on MIPS <name>_n32 too (guest_m32).
 # Compiler errors land in DIR/guest-build.log.
 build_initramfs() {
-	local art=$1 dir=$2 sha=$3 key cache tmp stage t name
-	local -a links
+	local art=$1 dir=$2 sha=$3 key cache tmp stage
 	[[ -s $art/kselftest.h ]] ||
 		die "artifact $art has no kselftest.h (tools/testing/selftests/kselftest.h missing in that commit?)"
 	stage=$dir/selftests
@@ -472,39 +523,38 @@ build_initramfs() {
 	key=$(guest_key "$art" "$stage")
 	cache=$WORKDIR/guest/$key
 	if [[ ! -s $cache/initramfs.cpio ]]; then
-		tmp=$cache.tmp
+		tmp=$cache.tmp.$BASHPID
 		rm -rf "$tmp"
 		mkdir -p "$tmp/tests"
 		cp -r "$stage" "$tmp/ksft"
 		local ksft=$tmp/ksft/$KSFT_DIR
 		guest_cc "$tmp/init" "$WS_ROOT/qemu/init.c" "$art/headers" "$ksft" 2>>"$dir/guest-build.log" ||
 			return 1
-		for t in "$WS_ROOT"/qemu/tests/*.c; do
-			name=$(basename "$t" .c)
-			if [[ $name == *.m32 ]]; then
-				guest_m32 "$tmp/tests/${name%.m32}" "" "$t" "$art/headers" "$(headers32 "$art")" "$ksft"
-			else
-				mapfile -t links < <(guest_links "$t")
-				guest_cc "$tmp/tests/$name" "$t" "$art/headers" "$ksft" "${links[@]}"
-			fi 2>>"$dir/guest-build.log" || return 1
-		done
-		compile_selftests "$tmp/ksft" "$art/headers" "$(headers32 "$art")" "$tmp/tests" \
-			2>>"$dir/guest-build.log" || return 1
+		# In a subshell, whose wait is for its compiles alone (not for
+		# the lock's helper of a boot.sh run by hand).
+		if ! (compile_guest "$tmp" "$art" "$ksft" "$tmp.fails") 2>>"$dir/guest-build.log"; then
+			echo "guest programs that did not compile: $(paste -sd' ' "$tmp.fails")" >>"$dir/guest-build.log"
+			rm -rf "$tmp" "$tmp.fails"
+			return 1
+		fi
 		if [[ $BOOT_ARCH == x86_64 ]]; then
 			cp "$GUEST_SHELL" "$tmp/busybox" || return 1
 		fi
-		publish_initramfs "$tmp" "$cache"
+		publish_initramfs "$tmp" "$cache" || return 1
 	fi
 	ln -sf "$cache/initramfs.cpio" "$dir/initramfs.cpio"
 }
 
-# gen_init_cpio: the kernel's own tool, compiled once from the tree.
+# gen_init_cpio: the kernel's own tool, compiled once from the tree (by
+# whichever of two boots at once gets there first).
 gen_init_cpio() {
-	local bin=$WORKDIR/tools/gen_init_cpio
+	local bin=$WORKDIR/tools/gen_init_cpio tmp
 	if [[ ! -x $bin ]]; then
-		mkdir -p "${bin%/*}"
-		git_tree show "$BASE_BRANCH:usr/gen_init_cpio.c" >"$bin.c"
-		cc -O2 -o "$bin" "$bin.c"
+		tmp=$bin.$BASHPID
+		mkdir -p "${bin%/*}" &&
+			git_tree show "$BASE_BRANCH:usr/gen_init_cpio.c" >"$tmp.c" &&
+			cc -O2 -o "$tmp" "$tmp.c" && mv -f "$tmp" "$bin" || return 1
+		rm -f "$tmp.c"
 	fi
 	"$bin" "$@"
 }
@@ -744,13 +794,13 @@ cached_boot() {
 # store_boot KEY DIR VERDICT: keep a passing boot's logs and verdict; the
 # verdict file is written last, so a half-kept boot is never taken.
 store_boot() {
-	local c=$BOOT_CACHE/$1 f
-	rm -rf "$c.tmp" && mkdir -p "$c.tmp" || return 1
+	local c=$BOOT_CACHE/$1 tmp=$BOOT_CACHE/$1.tmp.$BASHPID f
+	rm -rf "$tmp" && mkdir -p "$tmp" || return 1
 	for f in console.log ktap.log verdict.log; do
-		cp "$2/$f" "$c.tmp/$f" || return 1
+		cp "$2/$f" "$tmp/$f" || return 1
 	done
-	printf '%s\n' "$3" >"$c.tmp/verdict" || return 1
-	rm -rf "$c" && mv "$c.tmp" "$c"
+	printf '%s\n' "$3" >"$tmp/verdict" || return 1
+	rm -rf "$c" && publish_dir "$tmp" "$c"
 }
 
 # verdict_args ART: qemu/ktap-verdict's options for the kernel in ART, one
@@ -904,7 +954,7 @@ bench_initramfs() {
 	} | key_of 16)
 	cache=$WORKDIR/guest/$key
 	if [[ ! -s $cache/initramfs.cpio ]]; then
-		tmp=$cache.tmp
+		tmp=$cache.tmp.$BASHPID
 		rm -rf "$tmp"
 		mkdir -p "$tmp/tests" "$tmp/ksft"
 		cp "$art/kselftest.h" "$tmp/ksft/"
@@ -914,7 +964,7 @@ bench_initramfs() {
 			guest_cc "$tmp/tests/$(basename "$t" .c)" "$t" "$art/headers" "$tmp/ksft" \
 				2>>"$dir/guest-build.log" || return 1
 		done
-		publish_initramfs "$tmp" "$cache"
+		publish_initramfs "$tmp" "$cache" || return 1
 	fi
 	ln -sf "$cache/initramfs.cpio" "$dir/initramfs.cpio"
 }

@@ -214,6 +214,16 @@ check_disk() {
 	fi
 }
 
+# publish_dir TMP DIR: TMP, made whole by this process, renamed to DIR,
+# unless another process (a boot beside this one) published DIR first:
+# then TMP goes and DIR, theirs, stands.  False when DIR is not there
+# after all.
+publish_dir() {
+	mv -T "$1" "$2" 2>/dev/null && return 0
+	rm -rf "$1"
+	[[ -d $2 ]]
+}
+
 # keep_output FILE CMD...: CMD's output, from FILE when it is there, else
 # run and kept in FILE (whole or not at all); printed without a process of
 # its own (a warm run reads hundreds of them).

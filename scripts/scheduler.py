@@ -13,7 +13,8 @@
 A job is one stage script run for the cells of one stage (build.sh series
 for a series' build cells, boot.sh arch-builds for one architecture's
 build-<arch> cells of every series, ...), from the table JOBS.  Each job
-runs in one of three lanes, one job at a time per lane:
+runs in one of three lanes, one job at a time per lane (but see the boot
+lane's second slot below):
 
   build   the kernel builds and cross-compiles: never two at once, as they
           share the workspace's source worktree and take every core
@@ -24,7 +25,12 @@ runs in one of three lanes, one job at a time per lane:
 A job starts when the jobs it needs have ended (a boot needs its build, a
 cross-compile the smoke build of its series, whose .cmd files say which
 objects include a header) and its lane is free; among the ready jobs of a
-lane the first in the table's order goes, series by series.  A job that
+lane the first in the table's order goes, series by series.  Once the
+build lane has ended its last job, the boot lane takes a second job beside
+the first (BOOT_SLOTS), of another kind (a series' boots beside a debug or
+another architecture's boot, never two that could boot one kernel into one
+boot directory): the cores the builds leave would otherwise wait for the
+boots one at a time.  A job that
 fails does not stop the others: its stage script recorded what it decided,
 and the plan shows as missing what it did not.  CHECKS_BESIDE=0 runs the
 checks in the build lane, before each series' build; BOOTS_BESIDE=0 runs
@@ -56,6 +62,8 @@ import cells  # noqa: E402
 import jobmemo  # noqa: E402
 
 LANES = ("build", "boot", "checks")
+# The boot lane's jobs at once after the build lane's last job has ended.
+BOOT_SLOTS = 2
 JOBS_FILE = "jobs.tsv"
 JOBS_HEAD = ("lane", "kind", "who", "start", "end", "status")
 
@@ -389,22 +397,33 @@ class Scheduler:
                    if j.kind == need and (j.spec.per_arch and j.arch == job.arch
                                           or not j.spec.per_arch and j.series == job.series))
 
+    def builds_ended(self):
+        return all(j.status is not None for j in self.jobs if self.lane[j.kind] == "build")
+
+    def free(self, job):
+        """Whether JOB's lane can take it now: a lane runs one job at a
+        time, but the boot lane BOOT_SLOTS once the build lane has ended,
+        each of a kind that none of the others running is."""
+        lane = self.lane[job.kind]
+        mine = [j for j in self.running.values() if self.lane[j.kind] == lane]
+        if not mine:
+            return True
+        if lane != "boot" or len(mine) >= BOOT_SLOTS or not self.builds_ended():
+            return False
+        return all(j.kind != job.kind for j in mine)
+
     def fill(self):
-        """Starts each ready job whose lane is free; one whose memo
+        """Starts each ready job its lane can take (free); one whose memo
         answers for it is done at once, which may make others ready."""
-        busy = {self.lane[j.kind] for j in self.running.values()}
         again = True
         while again:
             again = False
             for job in self.jobs:
-                lane = self.lane[job.kind]
-                if job.proc is None and lane not in busy and self.ready(job):
+                if job.proc is None and self.free(job) and self.ready(job):
                     if self.replay(job):
                         again = True
                         continue
                     self.launch(job)
-                    if job.proc:
-                        busy.add(lane)
 
     def ended(self, pid, status):
         job = self.running.pop(pid)

@@ -997,6 +997,46 @@ boot_fixture() {
 	[ "$output" -eq 0 ]
 }
 
+@test "a series' boots and its head's debug boot at once (the boot lane's two slots) build one initramfs, whole" {
+	make_tarball ok
+	import_fixture
+	make_series one linux-source "a.c:int a;:fixture: add a"
+	ws apply.sh
+	ws build.sh series >/dev/null
+	ws boot.sh heads-build >/dev/null
+	# The smoke and the debug kernel of the head share its headers, so one
+	# guest key: both boots compile its programs at once, slowly enough to
+	# overlap.
+	# Under one holder of the workspace's lock, as scripts/scheduler.py
+	# runs its jobs under make's.
+	cat >"$BATS_TEST_TMPDIR/two-boots" <<'EOF'
+source "$WS/scripts/lib.sh"
+take_lock
+rc=0
+FAKE_CC_SLEEP=0.2 BOOT_PREBUILT=1 bash "$WS/scripts/boot.sh" series >"$1/series.out" 2>&1 &
+one=$!
+FAKE_CC_SLEEP=0.2 BOOT_PREBUILT=1 bash "$WS/scripts/boot.sh" heads >"$1/heads.out" 2>&1 &
+two=$!
+wait "$one" || rc=1
+wait "$two" || rc=1
+exit "$rc"
+EOF
+	WS=$WS run bash "$BATS_TEST_TMPDIR/two-boots" "$BATS_TEST_TMPDIR"
+	cat "$BATS_TEST_TMPDIR/series.out" "$BATS_TEST_TMPDIR/heads.out"
+	[ "$status" -eq 0 ]
+	grep -q "pass: " "$BATS_TEST_TMPDIR/heads.out"
+	[ "$(grep -c "pass: " "$BATS_TEST_TMPDIR/series.out")" -eq 2 ]
+	# Each guest directory whole, none half-made left behind.
+	run find "$WORKDIR/guest" -maxdepth 1 -name '*.tmp*'
+	[ -z "$output" ]
+	local d
+	for d in "$WORKDIR"/guest/*/; do
+		[[ $d == */stage-*/ ]] || [ -s "$d/initramfs.cpio" ]
+	done
+	[ "$(readlink "$WORKDIR/boots/smoke/$(tree rev-parse --short=12 one)/initramfs.cpio")" = \
+		"$(readlink "$WORKDIR/boots/debug/$(tree rev-parse --short=12 one)/initramfs.cpio")" ]
+}
+
 @test "a debug kernel that does not build fails its boot-debug cell, saying why" {
 	make_tarball ok
 	import_fixture

@@ -375,3 +375,11 @@ def test_bench_prints_how_busy_each_lane_was(tmp_path):
                          capture_output=True, text=True).stdout
     assert "lanes: cannot read the jobs of this run: " in out and "jobs.tsv:2: 2 fields, not 6" in out
     assert "physical limit" in out
+
+
+def test_a_lane_is_busy_while_one_of_its_jobs_runs():
+    # Two boots at once (the boot lane's second slot) count once; a gap
+    # between jobs does not count.
+    assert bench.covered([]) == 0
+    assert bench.covered([(0, 10), (5, 12), (20, 25), (21, 22)]) == 17
+    assert bench.covered([(3, 4), (0, 10)]) == 10

@@ -84,7 +84,10 @@ def test_without_debug_and_arches_only_the_series_jobs(tmp_path):
 STAND_IN = """#!/bin/bash
 # A stage script: its start and end in the log, SECS seconds between.
 echo "start $(basename "$0") $* $SERIES ${BOOT_ARCH:-} ${BOOT_PREBUILT:-0} $EPOCHREALTIME" >>"$LOG"
-sleep "${SECS:-0.3}"
+secs=${SECS:-0.3}
+# BOOT_SECS: how long a boot job (not a kernel build of boot.sh) takes.
+[[ $(basename "$0") != boot.sh || $1 == *build* ]] || secs=${BOOT_SECS:-$secs}
+sleep "$secs"
 echo "end $(basename "$0") $* $SERIES ${BOOT_ARCH:-} $EPOCHREALTIME" >>"$LOG"
 """
 
@@ -180,6 +183,30 @@ def test_the_lanes_keep_the_order_the_jobs_need(tmp_path):
     assert sorted((r["lane"], r["kind"], r["who"]) for r in rows) == sorted(
         (j.spec.lane, j.kind, j.arch or ",".join(j.series)) for j in sched.plan_jobs(str(report), ["one", "two"]))
     assert all(0 <= r["start"] <= r["end"] and r["status"] == 0 for r in rows)
+
+
+def boot_kind(name):
+    """The scheduler's kind of a boot-lane job of the log, by its name."""
+    return {"series": "boot", "heads": "boot-debug", "arch-boots": "boot-arch"}[name.split()[1]]
+
+
+def test_after_the_last_build_the_boot_lane_runs_two_kinds_at_once(tmp_path):
+    # The boots outlast the builds, so that several are left when the
+    # build lane ends: then two run at once, never two of one kind (an
+    # x86 boot of nsig's base and of vstatus's head share a boot
+    # directory), never three, and none beside another before.
+    run_sched(tmp_path, extra_env={"BOOT_SECS": "1.2", "SECS": "0.2"})
+    jobs = spans(tmp_path / "log")
+    builds_end = max(t1 for name, t0, t1, _ in jobs if not name.startswith("check.sh") and
+                     (not name.startswith("boot.sh") or "build" in name))
+    boots = [(name, t0, t1) for name, t0, t1, _ in jobs if name.startswith("boot.sh") and "build" not in name]
+    pairs = [(a, b) for i, a in enumerate(boots) for b in boots[i + 1:] if a[1] < b[2] and b[1] < a[2]]
+    assert pairs, "no two boots at once after the builds"
+    for a, b in pairs:
+        assert max(a[1], b[1]) >= builds_end - 0.05, f"{a[0]} beside {b[0]} before the builds ended"
+        assert boot_kind(a[0]) != boot_kind(b[0]), f"{a[0]} beside {b[0]}: one kind"
+    for name, t0, _ in boots:
+        assert sum(1 for _, u0, u1 in boots if u0 <= t0 < u1) <= 2, f"three boots at once at {name}"
 
 
 def test_boots_besides_0_runs_each_boot_after_its_build_in_turn(tmp_path):
