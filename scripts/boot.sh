@@ -353,7 +353,7 @@ guest_links_key() {
 	sed -n 's/^[[:space:]/*]*ws-link:[[:space:]]*\([^[:space:]]*\).*/\1/p' "$WS_ROOT"/qemu/tests/*.c |
 		LC_ALL=C sort -u | while read -r lib; do
 		if a=$(cc_lib "$GUEST_CC" "$lib" "${BA_GUEST_FLAGS[@]}"); then
-			echo "$lib $(sha256sum <"$a" | cut -d' ' -f1)"
+			echo "$lib $(file_sums "$a")"
 		else
 			echo "$lib: not found"
 		fi
@@ -390,8 +390,8 @@ guest_key() {
 	{
 		tree_sums "$art/headers"
 		tree_sums "$ksft"
-		sha256sum "$WS_ROOT/qemu/init.c" "$WS_ROOT/qemu/kselftests" "$WS_ROOT/qemu/not-built.c" \
-			"$WS_ROOT"/qemu/tests/*.[ch] | cut -d' ' -f1
+		file_sums "$WS_ROOT/qemu/init.c" "$WS_ROOT/qemu/kselftests" "$WS_ROOT/qemu/not-built.c" \
+			"$WS_ROOT"/qemu/tests/*.[ch]
 		echo "$GUEST_FIXED_KEY"
 		if [[ -n $BA_ARCH32 ]]; then
 			tree_sums "$art/headers32"
@@ -413,10 +413,6 @@ tree_sums() {
 	else
 		tree_sums_of "$dir"
 	fi
-}
-
-tree_sums_of() {
-	(cd "$1" && find . -type f | LC_ALL=C sort | xargs sha256sum)
 }
 
 # guest_fixed_key: the part of guest_key that is the same for every commit:
@@ -460,7 +456,7 @@ libc_key() {
 	shift
 	"$cc" --version 2>/dev/null | sed -n 1p || echo "$cc: missing"
 	if lib=$(cc_lib "$cc" libc.a "$@"); then
-		sha256sum "$lib" | cut -d' ' -f1
+		file_sums "$lib"
 	else
 		echo "libc.a of $cc $*: not found"
 	fi
@@ -476,7 +472,7 @@ GUEST_SHELL=${GUEST_SHELL:-/bin/busybox}
 # checked that it is there).
 guest_shell_key() {
 	[[ $BOOT_ARCH == x86_64 ]] || return 0
-	sha256sum "$GUEST_SHELL" | cut -d' ' -f1
+	file_sums "$GUEST_SHELL"
 }
 
 # publish_initramfs TMP CACHE: TMP holds init and tests/*, compiled; list
@@ -742,7 +738,7 @@ boot_key() {
 	{
 		stat_digest "$art/$BA_KERNEL" || exit 1
 		stat_digest "$dir/initramfs.cpio" || exit 1
-		sha256sum "$WS_ROOT/qemu/ktap-verdict" "$dir/allowed-skips" | cut -d' ' -f1
+		file_sums "$WS_ROOT/qemu/ktap-verdict" "$dir/allowed-skips"
 		boot_code
 		echo "$QEMU_KEY"
 		printf '%s\n' "accel=$accel smp=$smp timeout=$TEST_TIMEOUT boot-timeout=$BOOT_TIMEOUT" \
@@ -949,8 +945,8 @@ cmd_arch_heads() {
 bench_initramfs() {
 	local art=$1 dir=$2 key cache tmp t
 	key=bench-$({
-		sha256sum "$art/kselftest.h" "$WS_ROOT/qemu/init.c" "$WS_ROOT"/qemu/bench/*.c | cut -d' ' -f1
-		(cd "$art/headers" && find . -type f | LC_ALL=C sort | xargs sha256sum)
+		file_sums "$art/kselftest.h" "$WS_ROOT/qemu/init.c" "$WS_ROOT"/qemu/bench/*.c
+		tree_sums "$art/headers"
 	} | key_of 16)
 	cache=$WORKDIR/guest/$key
 	if [[ ! -s $cache/initramfs.cpio ]]; then

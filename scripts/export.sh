@@ -72,9 +72,12 @@ remove_stale_temps() {
 # From line and the signature do not count.
 patch_keys() {
 	(($# > 0)) || return 0
-	"$PYTHON" - "$TREE" "$@" <<-'EOF'
-		import hashlib, re, subprocess, sys
-		tree, files = sys.argv[1], sys.argv[2:]
+	"$PYTHON" - "$WS_ROOT/scripts" "$TREE" "$@" <<-'EOF'
+		import re, subprocess, sys
+		sys.dont_write_bytecode = True
+		sys.path.insert(0, sys.argv[1])
+		import keys
+		tree, files = sys.argv[2], sys.argv[3:]
 		FROM = re.compile(rb'^From [0-9a-f]{40} ')
 		stream, messages = [], []
 		for i, name in enumerate(files):
@@ -103,10 +106,10 @@ patch_keys() {
 		    while body and not body[-1]:
 		        body.pop()
 		    subject = re.sub(rb'^(\[[^]]*PATCH[^]]*\]\s*)+', b'', headers.get(b'subject', b''))
-		    h = hashlib.sha256()
+		    k = keys.Key()
 		    for part in (headers.get(b'from', b''), headers.get(b'date', b''), subject, b'\n'.join(body)):
-		        h.update(part + b'\0')
-		    messages.append(h.hexdigest())
+		        k.add(part + b'\0')
+		    messages.append(k.hex())
 		out = subprocess.run(['git', '-C', tree, 'patch-id', '--stable'], input=b''.join(stream),
 		                     stdout=subprocess.PIPE, check=True).stdout.decode()
 		ids = {}

@@ -47,13 +47,13 @@ read whole is named on standard error and ignored.
 
 import dataclasses
 import datetime
-import hashlib
 import os
 import sys
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cells  # noqa: E402
+import keys  # noqa: E402
 
 MEMO_DIR = "job-memo"
 FORMAT = "job-memo 2"
@@ -126,12 +126,12 @@ def workspace_files(root, skip_top=()):
 def digest(trees):
     """The SHA-256 of TREES ((name, directory, skip_top) each), file by
     file, by path and content."""
-    h = hashlib.sha256()
+    k = keys.Key()
     for name, tree, skip in trees:
         for rel, content in workspace_files(tree, skip):
-            h.update(f"{name}\0{rel}\0{len(content)}\0".encode("utf-8", "surrogateescape"))
-            h.update(content)
-    return h.hexdigest()
+            k.add(f"{name}\0{rel}\0{len(content)}\0".encode("utf-8", "surrogateescape"))
+            k.add(content)
+    return k.hex()
 
 
 def series_dir(root, env):
@@ -191,11 +191,8 @@ def inputs_key(kind, who, series, planned, workspace, env):
     """The job's inputs key (the module's docstring): PLANNED, the
     cells.Planned it owes; WORKSPACE, workspace_digest of WS_ROOT and
     series_digest of its SERIES; ENV, the environment it runs in."""
-    h = hashlib.sha256()
-
-    def add(line):
-        h.update(line.encode("utf-8", "surrogateescape") + b"\n")
-
+    k = keys.Key()
+    add = k.line
     add(FORMAT)
     add(f"job {kind} {who} {','.join(series)}")
     for p in planned:
@@ -205,7 +202,7 @@ def inputs_key(kind, who, series, planned, workspace, env):
         add(f"env {line}")
     for line in host_lines(env):
         add(f"host {line}")
-    return h.hexdigest()
+    return k.hex()
 
 
 def log_there(cell):

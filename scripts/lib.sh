@@ -240,13 +240,7 @@ keep_output() {
 	printf '%s' "$out"
 }
 
-# sha256_of FILE: its SHA-256, alone on a line.
-sha256_of() {
-	local d
-	d=$(sha256sum "$1") && d=${d%% *} && [[ ${#d} == 64 ]] && echo "$d"
-}
-
-# stat_digest FILE: FILE's SHA-256 (sha256_of), hashed once per content as
+# stat_digest FILE: FILE's SHA-256 (keys.sh's sha256_of), hashed once per content as
 # git's index does it: kept as $WORKDIR/digests/<FILE's absolute path>/<its
 # stat> (size, modification and change times in nanoseconds, inode,
 # device), so that any write to FILE, which moves its change time, hashes
