@@ -113,15 +113,54 @@ check_tools() {
 	done <"$CHECKS_DIR/$1/inputs"
 }
 
-# check_hash CHECK SERIES: the code (check_code) of the check's own files,
-# of the shared checks/lib/ and of scripts/gitlib.sh and keys.sh, which
-# they source;
-# what its inputs file names; and the tools' versions ($TOOL_VERSIONS, set
-# by main).
+# check_sources CHECK: the files the check's own files source, and those
+# source in turn, each once, sorted.  A `source "..."` line's path that
+# ends in lib/NAME is $CHECKS_DIR/lib/NAME, one that ends in scripts/NAME
+# the workspace's scripts/NAME, and "$(dirname ...)/NAME" a file beside
+# the one that sources it.  Fails, naming the file and the line, when such
+# a file is not there or the line names none of these.
+check_sources() {
+	local f line name path
+	local -a todo=("$CHECKS_DIR/$1"/*)
+	local -A seen=()
+	while ((${#todo[@]})); do
+		f=${todo[0]}
+		todo=("${todo[@]:1}")
+		[[ -f $f ]] || continue
+		while IFS= read -r line; do
+			name=${line%\"}
+			name=${name##*/}
+			# shellcheck disable=SC2016 # the source line's own text
+			case $line in
+			*/lib/*) path=$CHECKS_DIR/lib/$name ;;
+			*/scripts/*) path=$WS_ROOT/scripts/$name ;;
+			'"$(dirname "'*'")/'"$name"'"') path=$(dirname "$f")/$name ;;
+			*)
+				echo "${f#"$WS_ROOT"/}: $line: cannot tell which file it sources (lib/NAME, scripts/NAME or \$(dirname ...)/NAME)" >&2
+				return 1
+				;;
+			esac
+			[[ -f $path ]] || { echo "${f#"$WS_ROOT"/}: $line: no such file $path" >&2; return 1; }
+			[[ -z ${seen[$path]:-} ]] || continue
+			seen[$path]=1
+			todo+=("$path")
+		done < <(grep -E '^[[:space:]]*(source|\.)[[:space:]]+"' "$f" |
+			sed -E 's/^[[:space:]]*(source|\.)[[:space:]]+//; s/[[:space:]]+(#.*)?$//')
+	done
+	((${#seen[@]} == 0)) || printf '%s\n' "${!seen[@]}" | LC_ALL=C sort
+}
+
+# check_hash CHECK SERIES: the code (check_code) of the check's own files
+# and of the shared ones they source (check_sources: checks/lib/'s,
+# scripts/gitlib.sh and keys.sh), not of those they do not: an edit to
+# checks/lib/compare.sh runs sparse and build-warnings again, not
+# checkpatch; what its inputs file names; and the tools' versions
+# ($TOOL_VERSIONS, set by main).
 check_hash() {
 	local f
-	local -a inputs
+	local -a inputs sources
 	capture inputs check_inputs "$1" "$2"
+	capture sources check_sources "$1"
 	local tools
 	tools=$(check_tools "$1") || return 1
 	{
@@ -129,7 +168,7 @@ check_hash() {
 		# Only a check that names tools of its own has their lines, so the
 		# keys of the others are what they were.
 		[[ -z $tools ]] || printf '%s\n' "$tools"
-		for f in "$CHECKS_DIR/$1"/* "$CHECKS_DIR"/lib/* "$WS_ROOT/scripts/gitlib.sh" "$WS_ROOT/scripts/keys.sh"; do
+		for f in "$CHECKS_DIR/$1"/* "${sources[@]}"; do
 			if [[ -f $f ]]; then printf '%s\n' "${f#"$WS_ROOT"/}"; check_code "$f"; fi
 		done
 		for f in "${inputs[@]}"; do

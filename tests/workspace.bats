@@ -1269,6 +1269,53 @@ EOF
 	[[ $output == *"checks/reader/inputs names 'missing'"* ]]
 }
 
+@test "a check's key covers the shared files it sources, and no others" {
+	import_fixture
+	make_series one linux-source "a.c:int a;:fixture: add a"
+	ws apply.sh
+	local dir=$BATS_TEST_TMPDIR/checks
+	mkdir -p "$dir/reader" "$dir/other" "$dir/lib"
+	# reader sources lib/a.sh, which sources lib/b.sh; other sources none.
+	cat >"$dir/reader/run" <<-'EOF'
+		#!/bin/bash
+		source "$(dirname "$0")/../lib/a.sh"
+		echo "$1" >>"$COUNT.reader"
+		echo "a says $(a)"
+	EOF
+	cat >"$dir/other/run" <<-'EOF'
+		#!/bin/bash
+		echo "$1" >>"$COUNT.other"
+		echo "nothing shared"
+	EOF
+	# shellcheck disable=SC2016 # the sourced file's own text
+	printf '%s\n' 'source "$(dirname "${BASH_SOURCE[0]}")/b.sh"' 'a() { b; }' >"$dir/lib/a.sh"
+	printf '%s\n' 'b() { echo one; }' >"$dir/lib/b.sh"
+	printf '%s\n' 'c() { :; }' >"$dir/lib/c.sh"
+	chmod +x "$dir/reader/run" "$dir/other/run"
+	export COUNT=$BATS_TEST_TMPDIR/count
+	CHECKS_DIR=$dir run ws check.sh
+	[ "$status" -eq 0 ]
+	[[ $(results_row one 1 reader) == "pass a says one" ]]
+	# A file no check sources: nothing runs again.
+	printf '%s\n' 'c() { echo changed; }' >"$dir/lib/c.sh"
+	CHECKS_DIR=$dir run ws check.sh
+	[ "$(wc -l <"$COUNT.reader")" -eq 1 ]
+	[ "$(wc -l <"$COUNT.other")" -eq 1 ]
+	# What reader sources through a.sh: reader runs again, other does not.
+	printf '%s\n' 'b() { echo two; }' >"$dir/lib/b.sh"
+	CHECKS_DIR=$dir run ws check.sh
+	[ "$status" -eq 0 ]
+	[ "$(wc -l <"$COUNT.reader")" -eq 2 ]
+	[ "$(wc -l <"$COUNT.other")" -eq 1 ]
+	[[ $(results_row one 1 reader) == "pass a says two" ]]
+	# A source line naming a file that is not there fails, naming it.
+	# shellcheck disable=SC2016 # the sourced file's own text
+	printf '%s\n' 'source "$(dirname "${BASH_SOURCE[0]}")/gone.sh"' 'a() { :; }' >"$dir/lib/a.sh"
+	CHECKS_DIR=$dir run ws check.sh
+	[ "$status" -ne 0 ]
+	[[ $output == *"lib/a.sh"*"no such file $dir/lib/gone.sh"* ]]
+}
+
 @test "the matrix shows commits by stages, writes summary.md and fails on a failed cell" {
 	mkdir -p "$WORKDIR/report"
 	{
