@@ -21,8 +21,9 @@
 # headers_install), and a boot mostly waits for its guest tests.  The boots
 # take turns, each with the kernels an earlier build job left (boot.sh
 # with BOOT_PREBUILT=1: the lane never builds in the workspace's one source
-# worktree), two at a time once the builds are done (scheduler.py).  Their progress lines are interleaved with the builds', each
-# naming its stage.
+# worktree), two at a time once the builds are done (scheduler.py).
+# Their progress lines are interleaved with the builds', each naming its
+# stage.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"

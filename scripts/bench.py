@@ -209,9 +209,9 @@ def covered(spans):
 
 def print_lanes(report):
     """How busy each lane of scripts/scheduler.py was in this run: its jobs,
-    the seconds in which one of them ran (covered), and their share of the span from the first job's start
-    to the last one's end; then the lane that ended last, which the run
-    waited for."""
+    the seconds in which one of them ran (covered), and their share of the
+    span from the first job's start to the last one's end; then the lane
+    that ended last, which the run waited for."""
     try:
         jobs = read_jobs(report)
     except (OSError, ValueError) as e:

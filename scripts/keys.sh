@@ -8,24 +8,21 @@
 # every cache key of the workspace (16 for most, 32 for a boot, 64 for a
 # series' inputs) is made here from what the cached result is a function of.
 # The files and directories a key covers by content are digested here too
-# (sha256_of, file_sums, tree_sums_of), and scripts/keys.py makes the keys
+# (file_sums, tree_sums_of), and scripts/keys.py makes the keys
 # of the Python code (the job memos) the same way: nothing else in the
 # workspace computes a hash.
 key_of() {
 	sha256sum | cut -c1-"$1"
 }
 
-# sha256_of FILE: its SHA-256, alone on a line.
-sha256_of() {
-	local d
-	d=$(sha256sum "$1") && d=${d%% *} && [[ ${#d} == 64 ]] && echo "$d"
-}
-
 # file_sums FILE...: the SHA-256 of each FILE, alone on a line, in order:
 # the files a key covers by content (a key made from them, not from their
-# paths, is the same in any checkout).
+# paths, is the same in any checkout).  Fails, printing nothing, when a
+# FILE cannot be read, whatever the caller's pipefail.
 file_sums() {
-	sha256sum "$@" | cut -d' ' -f1
+	local out
+	out=$(sha256sum "$@") || return 1
+	printf '%s\n' "$out" | cut -d' ' -f1
 }
 
 # tree_sums_of DIR: the SHA-256 of every file under DIR, as sha256sum

@@ -240,8 +240,8 @@ keep_output() {
 	printf '%s' "$out"
 }
 
-# stat_digest FILE: FILE's SHA-256 (keys.sh's sha256_of), hashed once per content as
-# git's index does it: kept as $WORKDIR/digests/<FILE's absolute path>/<its
+# stat_digest FILE: FILE's SHA-256 (keys.sh's file_sums), hashed once per
+# content as git's index does it: kept as $WORKDIR/digests/<FILE's absolute path>/<its
 # stat> (size, modification and change times in nanoseconds, inode,
 # device), so that any write to FILE, which moves its change time, hashes
 # it again; a link is taken by its target's stat, so another target is
@@ -252,7 +252,7 @@ stat_digest() {
 	local path=$1 st
 	[[ $path == /* ]] || path=$PWD/$path
 	st=$(stat -L -c '%s-%.9Y-%.9Z-%i-%d' -- "$path") || return 1
-	keep_output "$WORKDIR/digests$path/$st" sha256_of "$path"
+	keep_output "$WORKDIR/digests$path/$st" file_sums "$path"
 }
 
 # capture ARRAY CMD...: CMD's output lines into ARRAY.  Unlike mapfile from
@@ -288,13 +288,13 @@ kernel_line() {
 }
 
 # check_scratch CHECK LINE: CHECK's scratch directory (check.sh's
-# CHECK_SCRATCH) for the series on a base of kernel line LINE: $WORKDIR/check-work/LINE/CHECK, so that the
-# checks of a 6.1 series and of a 6.12 one never switch one worktree and
-# O= directory between the two trees (a switch checks out most of the
-# tree and rebuilds prepare: 50-70 s for each compiling check).  cocci's
-# stays $WORKDIR/check-work/cocci: its whole-tree scan is cached by tree
-# id there, where make cocci-inventory reads it, and no build depends on
-# which tree its worktree holds.
+# CHECK_SCRATCH) for the series on a base of kernel line LINE:
+# $WORKDIR/check-work/LINE/CHECK, so that the checks of a 6.1 series and
+# of a 6.12 one never switch one worktree and O= directory between the two
+# trees (a switch checks out most of the tree and rebuilds prepare: 50-70 s
+# for each compiling check).  cocci's stays $WORKDIR/check-work/cocci: its
+# whole-tree scan is cached by tree id there, where make cocci-inventory
+# reads it, and no build depends on which tree its worktree holds.
 check_scratch() {
 	if [[ $1 == cocci || -z $2 ]]; then
 		echo "$WORKDIR/check-work/$1"

@@ -197,7 +197,7 @@ icecc_env() {
 			return 1
 		fi
 		echo "$tarball" >"$tmp/env" || return 1
-		mv -T "$tmp" "$dir" 2>/dev/null || rm -rf "$tmp"
+		publish_dir "$tmp" "$dir" || return 1
 	fi
 	echo "$dir/$(cat "$dir/env")"
 }
