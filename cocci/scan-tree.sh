@@ -138,16 +138,17 @@ prefilter() {
 # scripts, macros.h, the prefilters, spatch and its options, the format.
 scripts_hash() {
 	local f
-	{
-		echo "format $FORMAT"
-		"$SPATCH" --version 2>&1 | sed -n 1p
-		echo "${SPATCH_OPTS[*]//"$COCCI_DIR"\//}"
-		declare -p PREFILTER
-		for f in "$COCCI_DIR"/*.cocci "$COCCI_DIR/macros.h"; do
-			echo "${f##*/}"
-			cat "$f"
-		done
-	} | key_of 16
+	local -a in=(--text "format $FORMAT" --run spatch_version --text "${SPATCH_OPTS[*]//"$COCCI_DIR"\//}"
+		--run declare -p PREFILTER)
+	for f in "$COCCI_DIR"/*.cocci "$COCCI_DIR/macros.h"; do
+		in+=(--text "${f##*/}" --run cat "$f")
+	done
+	key_from 16 "${in[@]}"
+}
+
+# spatch_version: spatch's first --version line.
+spatch_version() {
+	"$SPATCH" --version 2>&1 | sed -n 1p
 }
 
 # checkout REV: the worktree $src at REV, clean (scripts/gitlib.sh).
@@ -323,7 +324,7 @@ main() {
 	[[ -d $TREE/.git || -f $TREE/.git ]] || die "no kernel tree at $TREE: run 'make import' first"
 	treeid=$(git_tree rev-parse -q --verify "$rev^{tree}") || die "no revision '$rev' in $TREE"
 	rev=$(git_tree rev-parse "$rev^{commit}" 2>/dev/null || echo "$rev")
-	key=$(scripts_hash)
+	key=$(scripts_hash) || die "cannot key the scan on the scripts in $COCCI_DIR"
 	entry=$cache/$treeid-$key
 	mkdir -p "$cache"
 	exec 8>"$SCAN_WORK/lock"

@@ -89,13 +89,15 @@ probe_accel() {
 # FRESH=1 probes again.
 probe_key() {
 	qemu_key_once || return 1
-	{
-		cat /proc/sys/kernel/random/boot_id 2>/dev/null || echo "no boot id"
-		stat -L -c '%i %t:%T %a %u:%g' /dev/kvm 2>/dev/null || echo "no /dev/kvm"
-		if [[ -r /dev/kvm && -w /dev/kvm ]]; then echo "rw"; else echo "not rw"; fi
-		id -G
-		echo "$QEMU_KEY"
-	} | key_of 16
+	key_from 16 --run kvm_facts --text "$QEMU_KEY"
+}
+
+# kvm_facts: the host's boot, /dev/kvm and the user's groups, a line each.
+kvm_facts() {
+	cat /proc/sys/kernel/random/boot_id 2>/dev/null || echo "no boot id"
+	stat -L -c '%i %t:%T %a %u:%g' /dev/kvm 2>/dev/null || echo "no /dev/kvm"
+	if [[ -r /dev/kvm && -w /dev/kvm ]]; then echo "rw"; else echo "not rw"; fi
+	id -G
 }
 
 # guest_cc OUT SRC HEADERS KSFT [FLAGS...]: compile one guest program for
@@ -155,8 +157,8 @@ stage_selftests() {
 	local sha=$1 dir=$2 key cache tmp
 	local -a needs
 	mapfile -t needs < <(kselftest_entries | sed -n 's/.*needs=\([^ ]*\).*/\1/p' | tr , '\n' | LC_ALL=C sort -u)
-	key=$({ git_tree ls-tree "$sha" -- "$KSFT_DIR" tools/include "${needs[@]}" && kselftest_entries; } | key_of 16) ||
-		return 1
+	key=$(key_from 16 --run git_tree ls-tree "$sha" -- "$KSFT_DIR" tools/include "${needs[@]}" \
+		--run kselftest_entries) || return 1
 	cache=$WORKDIR/guest/stage-$key
 	if [[ ! -d $cache ]]; then
 		tmp=$cache.tmp.$BASHPID
@@ -387,16 +389,12 @@ guest_code() {
 # neither the uapi nor the selftests share one initramfs.
 guest_key() {
 	local art=$1 ksft=$2
-	{
-		tree_sums "$art/headers"
-		tree_sums "$ksft"
-		file_sums "$WS_ROOT/qemu/init.c" "$WS_ROOT/qemu/kselftests" "$WS_ROOT/qemu/not-built.c" \
-			"$WS_ROOT"/qemu/tests/*.[ch]
-		echo "$GUEST_FIXED_KEY"
-		if [[ -n $BA_ARCH32 ]]; then
-			tree_sums "$art/headers32"
-		fi
-	} | key_of 16
+	local -a h32=()
+	[[ -z $BA_ARCH32 ]] || h32=(--run tree_sums "$art/headers32")
+	key_from 16 --run tree_sums "$art/headers" --run tree_sums "$ksft" \
+		--files "$WS_ROOT/qemu/init.c" "$WS_ROOT/qemu/kselftests" "$WS_ROOT/qemu/not-built.c" \
+		"$WS_ROOT"/qemu/tests/*.[ch] \
+		--text "$GUEST_FIXED_KEY" "${h32[@]}"
 }
 
 # tree_sums DIR: the SHA-256 of every file under DIR, as sha256sum prints
@@ -420,22 +418,19 @@ tree_sums() {
 # library and the other libraries (ws-link:) linked into them and the
 # guest's shell, each by its content.
 guest_fixed_key() {
-	{
-		guest_code
-		libc_key "$GUEST_CC" "${BA_GUEST_FLAGS[@]}"
-		guest_links_key
-		guest_shell_key
-		if [[ -z $BA_NO_M32 ]]; then
-			libc_key "${GUEST_CC32:-${BA_CC32:-$GUEST_CC}}" "${BA_FLAGS32[@]}"
-			[[ -z $BA_CCN32 ]] || libc_key "${GUEST_CCN32:-$BA_CCN32}" "${BA_FLAGSN32[@]}"
-		fi
-	} | key_of 16
+	local -a m32=()
+	if [[ -z $BA_NO_M32 ]]; then
+		m32=(--run libc_key "${GUEST_CC32:-${BA_CC32:-$GUEST_CC}}" "${BA_FLAGS32[@]}")
+		[[ -z $BA_CCN32 ]] || m32+=(--run libc_key "${GUEST_CCN32:-$BA_CCN32}" "${BA_FLAGSN32[@]}")
+	fi
+	key_from 16 --run guest_code --run libc_key "$GUEST_CC" "${BA_GUEST_FLAGS[@]}" \
+		--run guest_links_key --run guest_shell_key "${m32[@]}"
 }
 
 # guest_fixed_once: GUEST_FIXED_KEY, made once per boot.sh (build_initramfs
 # calls it before the command substitution that reads it).
 guest_fixed_once() {
-	[[ -n ${GUEST_FIXED_KEY:-} ]] || GUEST_FIXED_KEY=$(guest_fixed_key)
+	[[ -n ${GUEST_FIXED_KEY:-} ]] || GUEST_FIXED_KEY=$(guest_fixed_key) || return 1
 }
 
 # cc_lib CC LIB [FLAGS...]: the path of library LIB (libc.a) as compiler CC
@@ -510,19 +505,17 @@ build_initramfs() {
 	[[ -s $art/kselftest.h ]] ||
 		die "artifact $art has no kselftest.h (tools/testing/selftests/kselftest.h missing in that commit?)"
 	stage=$dir/selftests
-	mkdir -p "$stage/$KSFT_DIR"
-	cp "$art/kselftest.h" "$stage/$KSFT_DIR/kselftest.h"
-	stage_selftests "$sha" "$stage"
+	mkdir -p "$stage/$KSFT_DIR" || return 1
+	cp "$art/kselftest.h" "$stage/$KSFT_DIR/kselftest.h" || return 1
+	stage_selftests "$sha" "$stage" || return 1
 	[[ $BOOT_ARCH != x86_64 || -x $GUEST_SHELL ]] ||
 		die "no $GUEST_SHELL, the guest tests' shell: install busybox-static (make deps), or set GUEST_SHELL"
 	guest_fixed_once || return 1
-	key=$(guest_key "$art" "$stage")
+	key=$(guest_key "$art" "$stage") || return 1
 	cache=$WORKDIR/guest/$key
 	if [[ ! -s $cache/initramfs.cpio ]]; then
 		tmp=$cache.tmp.$BASHPID
-		rm -rf "$tmp"
-		mkdir -p "$tmp/tests"
-		cp -r "$stage" "$tmp/ksft"
+		{ rm -rf "$tmp" && mkdir -p "$tmp/tests" && cp -r "$stage" "$tmp/ksft"; } || return 1
 		local ksft=$tmp/ksft/$KSFT_DIR
 		guest_cc "$tmp/init" "$WS_ROOT/qemu/init.c" "$art/headers" "$ksft" 2>>"$dir/guest-build.log" ||
 			return 1
@@ -735,15 +728,10 @@ boot_key() {
 	local art=$1 dir=$2 accel=$3 smp=$4
 	shift 4
 	qemu_key_once || return 1
-	{
-		stat_digest "$art/$BA_KERNEL" || exit 1
-		stat_digest "$dir/initramfs.cpio" || exit 1
-		file_sums "$WS_ROOT/qemu/ktap-verdict" "$dir/allowed-skips"
-		boot_code
-		echo "$QEMU_KEY"
-		printf '%s\n' "accel=$accel smp=$smp timeout=$TEST_TIMEOUT boot-timeout=$BOOT_TIMEOUT" \
-			"cmdline=$(kernel_cmdline "$art")" "${@//"$dir"/BOOT_DIR}"
-	} | key_of 32
+	key_from 32 --run stat_digest "$art/$BA_KERNEL" --run stat_digest "$dir/initramfs.cpio" \
+		--files "$WS_ROOT/qemu/ktap-verdict" "$dir/allowed-skips" --run boot_code \
+		--text "$QEMU_KEY" "accel=$accel smp=$smp timeout=$TEST_TIMEOUT boot-timeout=$BOOT_TIMEOUT" \
+		"cmdline=$(kernel_cmdline "$art")" "${@//"$dir"/BOOT_DIR}"
 }
 
 # boot_code: how a boot is run and judged: the code of the functions that
@@ -944,10 +932,8 @@ cmd_arch_heads() {
 # the commit whose artifacts are in ART, linked into DIR.
 bench_initramfs() {
 	local art=$1 dir=$2 key cache tmp t
-	key=bench-$({
-		file_sums "$art/kselftest.h" "$WS_ROOT/qemu/init.c" "$WS_ROOT"/qemu/bench/*.c
-		tree_sums "$art/headers"
-	} | key_of 16)
+	key=bench-$(key_from 16 --files "$art/kselftest.h" "$WS_ROOT/qemu/init.c" "$WS_ROOT"/qemu/bench/*.c \
+		--run tree_sums "$art/headers") || return 1
 	cache=$WORKDIR/guest/$key
 	if [[ ! -s $cache/initramfs.cpio ]]; then
 		tmp=$cache.tmp.$BASHPID

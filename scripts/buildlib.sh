@@ -45,6 +45,22 @@ fragments() {
 	esac
 }
 
+# texts_of FILE...: the text of each FILE that is there, in order.
+texts_of() {
+	local f
+	for f; do
+		[[ ! -f $f ]] || cat "$f" || return 1
+	done
+}
+
+# kconfig_files SHA: the Kconfig files and the configs of commit SHA, as
+# git ls-tree -r lists them.
+kconfig_files() {
+	local list
+	list=$(git_tree ls-tree -r "$1") || return 1
+	grep -E '(/|	)(Kconfig[^/]*|[a-z]*\.config)$' <<<"$list" || true
+}
+
 # features SHA: the options of qemu/configs/features.config that apply to
 # commit SHA, one a line.  Each line there is a feature: its first option,
 # then the options it needs.  A feature applies where the commit's Kconfig
@@ -81,19 +97,17 @@ features() {
 # commit's tree again.  A commit's files never change; the fragments and
 # features.config are in the name.
 config_key() {
-	local f memo key
-	memo=$ARTIFACTS/keys/$BA_PREFIX$CONFIG/$1-$(for f in $(fragments) "$CONFIG_DIR/features.config"; do
-		[[ ! -f $f ]] || cat "$f"
-	done | key_of 16)
+	local memo key
+	local -a frags
+	read -r -a frags <<<"$(fragments)"
+	((${#frags[@]})) || return 1
+	memo=$(key_from 16 --run texts_of "${frags[@]}" "$CONFIG_DIR/features.config") || return 1
+	memo=$ARTIFACTS/keys/$BA_PREFIX$CONFIG/$1-$memo
 	if [[ $1 =~ ^[0-9a-f]{40}$ && -s $memo ]]; then
 		cat "$memo"
 		return 0
 	fi
-	key=$({
-		for f in $(fragments); do cat "$f"; done
-		features "$1"
-		git_tree ls-tree -r "$1" | grep -E '(/|	)(Kconfig[^/]*|[a-z]*\.config)$' || true
-	} | key_of 16) || return 1
+	key=$(key_from 16 --run cat "${frags[@]}" --run features "$1" --run kconfig_files "$1") || return 1
 	if [[ $1 =~ ^[0-9a-f]{40}$ ]] &&
 		! { mkdir -p "${memo%/*}" && echo "$key" >"$memo.tmp" && mv "$memo.tmp" "$memo"; }; then
 		warn "could not keep the config key of ${1:0:12} in $memo"

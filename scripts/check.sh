@@ -163,19 +163,17 @@ check_hash() {
 	capture sources check_sources "$1"
 	local tools
 	tools=$(check_tools "$1") || return 1
-	{
-		printf '%s\n' "${TOOL_VERSIONS?}"
-		# Only a check that names tools of its own has their lines, so the
-		# keys of the others are what they were.
-		[[ -z $tools ]] || printf '%s\n' "$tools"
-		for f in "$CHECKS_DIR/$1"/* "${sources[@]}"; do
-			if [[ -f $f ]]; then printf '%s\n' "${f#"$WS_ROOT"/}"; check_code "$f"; fi
-		done
-		for f in "${inputs[@]}"; do
-			printf '%s\n' "${f#"$WS_ROOT"/}"
-			cat "$f"
-		done
-	} | key_of 16
+	# Only a check that names tools of its own has their lines, so the
+	# keys of the others are what they were.
+	local -a in=(--text "${TOOL_VERSIONS?}")
+	[[ -z $tools ]] || in+=(--text "$tools")
+	for f in "$CHECKS_DIR/$1"/* "${sources[@]}"; do
+		[[ ! -f $f ]] || in+=(--text "${f#"$WS_ROOT"/}" --run check_code "$f")
+	done
+	for f in "${inputs[@]}"; do
+		in+=(--text "${f#"$WS_ROOT"/}" --run cat "$f")
+	done
+	key_from 16 "${in[@]}"
 }
 
 # check_code FILE: what in a check's file decides its results.  Not its

@@ -336,7 +336,7 @@ plan_key() {
 		lists+=("$list")
 	done <"$XCACHE/facts/$sha/touched"
 	((${#lists[@]} == 0)) || st=$(stat -c '%n %s %.9Y %.9Z %i %d' -- "${lists[@]}") || return 1
-	[[ -n $PLAN_CODE ]] || PLAN_CODE=$(plan_code | key_of 32) || return 1
+	[[ -n $PLAN_CODE ]] || PLAN_CODE=$(key_from 32 --run plan_code) || return 1
 	PLAN_KEY=$sha$'\n'${A_LINE[$name]}$'\n'"max $CROSS_MAX_OBJS"$'\n'$PLAN_CODE$'\n'$st
 }
 
@@ -426,7 +426,8 @@ sync_src() {
 		return 0
 	fi
 	dir=$XFIXED/${A_DIR[$name]}
-	want="$sha $(cat "${fx[@]}" | key_of 16)"
+	want=$(key_from 16 --run cat "${fx[@]}") || return 1
+	want="$sha $want"
 	if [[ $(cat "$dir.at" 2>/dev/null) != "$want" ]]; then
 		rm -f "$dir.at"
 		git_worktree_at "$TREE" "$dir" "$sha" || return 1
@@ -484,7 +485,7 @@ config_recipe() {
 # .config): the config target, commit.config merged, olddefconfig.
 prepare_out() {
 	local name=$1 log=$2 out=$XOUT/$1 want have=""
-	want=$(memo "recipe-$name" config_recipe "$name" | key_of 16) || return 1
+	want=$(key_from 16 --run memo "recipe-$name" config_recipe "$name") || return 1
 	[[ ! -f $out/.ws-recipe ]] || read -r have <"$out/.ws-recipe" || true
 	[[ -f $out/.config && $have == "$want" ]] && return 0
 	mkdir -p "$out" && rm -f "$out/.ws-recipe" || return 1
@@ -506,11 +507,18 @@ prepare_out() {
 # selftest or a documentation example lists no architecture's objects
 # again (each list is a dry run of make all, 20-40 s).
 kbuild_files() {
-	git_tree ls-tree -r "$1" | awk -F'\t' '
+	key_from 16 --run kbuild_listing "$1"
+}
+
+# kbuild_listing SHA: kbuild_files' listing.
+kbuild_listing() {
+	local list
+	list=$(git_tree ls-tree -r "$1") || return 1
+	awk -F'\t' '
 		$2 ~ /^tools\// { next }
 		$2 ~ /^Documentation\// && $2 !~ /(^|\/)Kconfig[^\/]*$/ { next }
 		$2 ~ /(^|\/)(Makefile|Kbuild|Kconfig)[^\/]*$/ || $2 ~ /^arch\/[^\/]+\/configs\// { print; next }
-		$2 ~ /\.[cS]$/ { print $2 }' | key_of 16
+		$2 ~ /\.[cS]$/ { print $2 }' <<<"$list"
 }
 
 # built_objects NAME SHA LOG: the file that lists, one a line, every object
@@ -523,13 +531,10 @@ kbuild_files() {
 built_objects() {
 	local name=$1 sha=$2 log=$3 key f src t0 tmp
 	src=$(src_of "$name")
-	key=$({
-		printf '%s\n' "${A_LINE[$name]}"
-		memo "recipe-$name" config_recipe "$name"
-		cc_of "$name"
-		memo "kbuild-$sha" kbuild_files "$sha"
-		[[ $src == "$XSRC" ]] || cut -d' ' -f2 "$src.at"
-	} | key_of 16) || return 1
+	local -a fixed=()
+	[[ $src == "$XSRC" ]] || fixed=(--run cut -d' ' -f2 "$src.at")
+	key=$(key_from 16 --text "${A_LINE[$name]}" --run memo "recipe-$name" config_recipe "$name" \
+		--run cc_of "$name" --run memo "kbuild-$sha" kbuild_files "$sha" "${fixed[@]}") || return 1
 	f=$XCACHE/objects/$name-$key
 	tmp=$f.$BASHPID
 	if [[ ! -s $f ]]; then
@@ -615,14 +620,14 @@ compiled() {
 # checkout to the verdict (declare -f: no comments, one layout), and the
 # Python it runs; what chooses the objects is in the key as its list.
 cell_code() {
-	declare -f checkout_xsrc fixups_of sync_src src_of amake xmake config_recipe prepare_out kbuild_files built_objects \
+	declare -f checkout_xsrc fixups_of sync_src src_of amake xmake config_recipe prepare_out kbuild_files kbuild_listing built_objects \
 		compile compiled judge cell_job run_cells cross_commit
 	cat "$DIAG_PY"
 }
 
 # full_code: the same for a full build at a head, and its bisect.
 full_code() {
-	declare -f checkout_xsrc fixups_of sync_src src_of fixups_note amake fmake cross_fragments full_build \
+	declare -f checkout_xsrc fixups_of sync_src src_of fixups_note amake fmake cross_fragments cross_fragments_text full_build \
 		first_error head_build bisect_arch index_of cmd_step
 	cat "$DIAG_PY"
 }
@@ -642,15 +647,8 @@ cc_of() {
 
 # cell_key SHA PARENT NAME OBJLIST: what a cell's result is a function of.
 cell_key() {
-	{
-		echo "$1 $2"
-		printf '%s\n' "${A_LINE[$3]}"
-		memo "recipe-$3" config_recipe "$3"
-		memo "cc-$3" cc_of "$3"
-		cat "$4"
-		fixups_text "$3" "$1"
-		memo cell-code cell_code
-	} | key_of 16
+	key_from 16 --text "$1 $2" "${A_LINE[$3]}" --run memo "recipe-$3" config_recipe "$3" \
+		--run memo "cc-$3" cc_of "$3" --run cat "$4" --run fixups_text "$3" "$1" --run memo cell-code cell_code
 }
 
 # judge NAME DIR: the cell's "status detail" from DIR's commit.log and, when
@@ -779,7 +777,8 @@ cross_commit() {
 			continue
 		fi
 		desc[$name]=$(plan "$sha" "$name" "$XCACHE/plans/$name" && fixups_note "$name" "$sha") || return 1
-		dir=$XCACHE/$name/$sha-$(cell_key "$sha" "$parent" "$name" "$XCACHE/plans/$name")
+		dir=$(cell_key "$sha" "$parent" "$name" "$XCACHE/plans/$name") || return 1
+		dir=$XCACHE/$name/$sha-$dir
 		cell[$name]=$dir
 		# Only a pass, a warn or an untested (deterministic: nothing compiled) is taken from the cache: a failure may come
 		# from the machine (a compiler missing) and is cheap to confirm.
@@ -910,6 +909,13 @@ cross_fragments() {
 	[[ ! -f $own ]] || echo "$own"
 }
 
+# cross_fragments_text NAME: the text of NAME's fragments, in order.
+cross_fragments_text() {
+	local -a f
+	mapfile -t f < <(cross_fragments "$1")
+	cat "${f[@]}"
+}
+
 # full_build NAME LOG: tinyconfig + cross.config and make -k vmlinux of the
 # commit checked out in $XSRC, with NAME's base fixups (sync_src).  0
 # builds, 1 does not, 2 cannot be configured.
@@ -976,15 +982,9 @@ index_of() {
 # head, and the bisect when it fails; one row.
 head_build() {
 	local series=$1 name=$2 base=$3 head=$4 idx=$5 subj=$6 key dir t0 rc=0 detail status bad
-	key=$({
-		echo "$head"
-		printf '%s\n' "${A_LINE[$name]}"
-		memo "recipe-$name" config_recipe "$name"
-		cc_of "$name"
-		cross_fragments "$name" | xargs cat
-		fixups_text "$name" "$head"
-		full_code
-	} | key_of 16) || return 1
+	key=$(key_from 16 --text "$head" "${A_LINE[$name]}" --run memo "recipe-$name" config_recipe "$name" \
+		--run cc_of "$name" --run cross_fragments_text "$name" --run fixups_text "$name" "$head" \
+		--run full_code) || return 1
 	dir=$XCACHE/full/$name/$head-$key
 	if [[ -f $dir/result ]] && grep -qE '^(pass|warn|untested) ' "$dir/result"; then
 		read -r status secs detail <"$dir/result"

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
 """keys.py: how the Python code of the workspace makes a cache key, as
-scripts/keys.sh's key_of does for its shell scripts: the SHA-256, in hex,
+scripts/keys.sh's key_from does for its shell scripts: the SHA-256, in hex,
 of what the cached result is a function of, fed in as bytes or as lines.
 scripts/jobmemo.py's job memos are its users; nothing else in scripts/
 computes a hash.
@@ -24,5 +24,5 @@ class Key:
         self._h.update(text.encode("utf-8", "surrogateescape") + b"\n")
 
     def hex(self, length=64):
-        """The first LENGTH hex digits (key_of LEN)."""
+        """The first LENGTH hex digits (key_from LEN)."""
         return self._h.hexdigest()[:length]

@@ -4,13 +4,73 @@
 # directly) and its Coccinelle scan (cocci/scan-tree.sh).  Sourced, never
 # executed.
 
-# key_of LEN: the first LEN hex digits of the SHA-256 of standard input:
-# every cache key of the workspace (16 for most, 32 for a boot, 64 for a
-# series' inputs) is made here from what the cached result is a function of.
-# The files and directories a key covers by content are digested here too
-# (file_sums, tree_sums_of), and scripts/keys.py makes the keys
-# of the Python code (the job memos) the same way: nothing else in the
-# workspace computes a hash.
+# key_from LEN INPUT...: the cache key of a result, LEN hex digits (16 for
+# most, 32 for a boot, 64 for a series' inputs), made from the inputs the
+# result declares, in the order given.  Every cache key of the workspace's
+# shell code is made here; scripts/keys.py's Key makes those of its
+# Python code (the job memos) the same way; nothing else computes a hash
+# (tests/py/test_keys.py).  An INPUT is a kind, then its words, up to the
+# next kind:
+#   --text WORD...   each WORD on a line of its own: a sha, a variable's
+#                    value, a tool's version line, the key of a result
+#                    this one depends on
+#   --files FILE...  each FILE's content, by its SHA-256 (file_sums)
+#   --run CMD ARG... what the command prints: a listing (git ls-tree), the
+#                    code that decides the result (declare -f), a digest
+#                    kept by stat (stat_digest), a file's text (cat)
+# A word that is one of the three kinds starts the next input, so no
+# argument may be one.  When an input cannot be read or its command fails,
+# key_from prints nothing, says which on stderr and fails: a key is never
+# made from part of its inputs.
+key_from() {
+	local len=$1 key
+	shift
+	[[ $len =~ ^[1-9][0-9]*$ ]] || { echo "key_from: '$len' is not a length" >&2; return 1; }
+	key=$(
+		set -o pipefail
+		key_inputs "$@" | key_of "$len"
+	) || return 1
+	printf '%s\n' "$key"
+}
+
+# key_inputs INPUT...: what key_from hashes, as described there.
+key_inputs() {
+	local kind=""
+	local -a words=()
+	while (($#)); do
+		case $1 in
+		--text | --files | --run)
+			key_input "$kind" "${words[@]}" || return 1
+			kind=$1
+			words=()
+			;;
+		*)
+			[[ -n $kind ]] || { echo "key_from: '$1' is not --text, --files or --run" >&2; return 1; }
+			words+=("$1")
+			;;
+		esac
+		shift
+	done
+	key_input "$kind" "${words[@]}"
+}
+
+# key_input KIND WORD...: one input of key_from.
+key_input() {
+	local kind=$1
+	shift
+	case $kind in
+	"") ;;
+	--text) ((!$#)) || printf '%s\n' "$@" ;;
+	--files) ((!$#)) || file_sums "$@" || { echo "key_from: cannot read $*" >&2; return 1; } ;;
+	--run)
+		(($#)) || { echo "key_from: --run names no command" >&2; return 1; }
+		"$@" || { echo "key_from: $* failed" >&2; return 1; }
+		;;
+	esac
+}
+
+# key_of LEN: the first LEN hex digits of the SHA-256 of standard input;
+# key_from's hash, called by nothing else.
 key_of() {
 	sha256sum | cut -c1-"$1"
 }

@@ -63,7 +63,7 @@ fi
 # cocci/: scripts/gitlib.sh.
 # shellcheck source=scripts/gitlib.sh
 source "$WS_ROOT/scripts/gitlib.sh"
-# Cache keys (key_of), shared with them too: scripts/keys.sh.
+# Cache keys (key_from), shared with them too: scripts/keys.sh.
 # shellcheck source=scripts/keys.sh
 source "$WS_ROOT/scripts/keys.sh"
 
@@ -747,13 +747,11 @@ applied_record() {
 # inputs_hash NAME BASE: what the branch is a function of.
 inputs_hash() {
 	local name=$1 base=$2 p
-	{
-		echo "base $base"
-		while read -r p; do
-			echo "patch $p"
-			cat "$SERIES_DIR/$name/$p"
-		done <<<"$(patch_files "$name")"
-	} | key_of 64
+	local -a in=(--text "base $base")
+	while read -r p; do
+		[[ -z $p ]] || in+=(--text "patch $p" --run cat "$SERIES_DIR/$name/$p")
+	done <<<"$(patch_files "$name")"
+	key_from 64 "${in[@]}"
 }
 
 # series_commits NAME: base commit, then every commit of the branch, oldest

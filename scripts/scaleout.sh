@@ -212,7 +212,7 @@ icecc_env_key() {
 		[[ $path == */* ]] || path=$(command -v "$path") || return 1
 		files+=("$path")
 	done
-	stat -L -c '%n %s %Y' "${files[@]}" | key_of 16
+	key_from 16 --run stat -L -c '%n %s %Y' "${files[@]}"
 }
 
 # remote_cache_ready: CCACHE_REMOTE's Redis server answers (ccache would

@@ -18,7 +18,7 @@ cached_messages() {
 		{ echo "no commit $1 in $tree" >>"$out"; return 125; }
 	chash=$(config_hash "$rev" "$@" 2>>"$out") || return 125
 	cc=$(cc_version) || return 125
-	key=$scratch/messages/$(printf '%s\n' "$rev $*" "${targets[*]}" "$cc" "config $chash" | key_of 32) || return 125
+	key=$scratch/messages/$(key_from 32 --text "$rev $*" "${targets[*]}" "$cc" "config $chash") || return 125
 	if [[ -f $key.txt && -f $key.out ]]; then
 		cp "$key.out" "$out" || return 125
 		cat "$key.txt"

@@ -183,12 +183,14 @@ config_key() {
 	feats=$(features "$rev") || return 1
 	files=$(git_tree ls-tree -r "$rev") || { echo "git ls-tree $rev failed" >&2; return 1; }
 	cc=$(cc_version) || return 1
-	{
-		echo "x86_64 allmodconfig -d ${config_off[*]} -e ${config_on[*]}"
-		echo "$feats"
-		grep -E '	(.*/)?Kconfig[^/]*$|	scripts/kconfig/|	scripts/[^/]*\.sh$' <<<"$files" || true
-		echo "$cc"
-	} | key_of 32
+	key_from 32 --text "x86_64 allmodconfig -d ${config_off[*]} -e ${config_on[*]}" "$feats" \
+		--run kconfig_listing "$files" --text "$cc"
+}
+
+# kconfig_listing LS_TREE: the lines of LS_TREE (git ls-tree -r's) that
+# decide a configuration: Kconfig files, kconfig and its scripts.
+kconfig_listing() {
+	grep -E '	(.*/)?Kconfig[^/]*$|	scripts/kconfig/|	scripts/[^/]*\.sh$' <<<"$1" || true
 }
 
 # verify_config FILE OPTION...: each OPTION is what FILE (a .config) has.
@@ -256,7 +258,7 @@ configure() {
 			{ echo "make prepare failed in $obj: $(tail -n1 "$obj/prepare.log") (see $obj/prepare.log)" >&2; return 1; }
 		touch "$obj/prepare.done"
 	fi
-	hash=$(key_of 32 <"$obj/.config") || return 1
+	hash=$(key_from 32 --run cat "$obj/.config") || return 1
 	echo "$hash" >"$scratch/config-hash/$key"
 	echo "$key" >"$obj/.ws-config-key"
 }

@@ -4,7 +4,7 @@
 # Sourced by a check's run script after it has set $tree (the kernel tree)
 # and $src (the worktree's path, under its CHECK_SCRATCH).  The worktree
 # itself, and its stale locks, are scripts/gitlib.sh's; cache keys
-# (key_of) are scripts/keys.sh's.
+# (key_from) are scripts/keys.sh's.
 
 # shellcheck source=scripts/gitlib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../../scripts/gitlib.sh"

@@ -23,6 +23,67 @@ def shell_key(text, length):
     return proc.stdout.strip()
 
 
+def shell(script, *args):
+    return subprocess.run(["bash", "-c", 'source "$1"; shift; ' + script, "key", str(ROOT / "scripts" / "keys.sh"),
+                           *args], capture_output=True, text=True)
+
+
+def test_key_from_hashes_its_declared_inputs_in_order(tmp_path):
+    a = tmp_path / "a.txt"
+    a.write_text("first file\n")
+    b = tmp_path / "b b.txt"
+    b.write_text("second, no newline")
+    proc = shell('key_from 32 --text "x y" "" --files "$1" "$2" --run printf "%s|" "--" "z" --text last',
+                 str(a), str(b))
+    assert proc.returncode == 0, proc.stderr
+    k = keys.Key()
+    k.line("x y")
+    k.line("")
+    for f in (a, b):
+        k.line(keys.hashlib.sha256(f.read_bytes()).hexdigest())
+    k.add(b"--|z|")
+    k.line("last")
+    assert proc.stdout == k.hex(32) + "\n"
+    # Each kind's words end at the next kind; a kind with no words adds
+    # nothing.
+    empty = shell('key_from 16 --text --files --text a')
+    assert empty.stdout == shell('key_from 16 --text a').stdout == shell_key("a\n", 16) + "\n"
+
+
+def test_key_from_fails_whole_when_an_input_fails(tmp_path):
+    # A key made from part of its inputs would take another result's
+    # cache entry: key_from prints nothing and names the input at fault.
+    cases = [
+        (['key_from 16 --text a --files "$1"', str(tmp_path / "missing")], "cannot read " + str(tmp_path / "missing")),
+        (['key_from 16 --run false --text a'], "key_from: false failed"),
+        (['key_from 16 --run'], "--run names no command"),
+        (['key_from 16 stray --text a'], "'stray' is not --text, --files or --run"),
+        (['key_from x --text a'], "'x' is not a length"),
+    ]
+    for (script, *args), message in cases:
+        proc = shell(script, *args)
+        assert proc.returncode != 0, script
+        assert proc.stdout == "", script
+        assert message in proc.stderr, (script, proc.stderr)
+
+
+def test_every_shell_key_is_made_by_key_from():
+    # Issue 29: no stage composes a stream for the hash itself; each names
+    # its inputs to key_from, and key_of is key_from's alone.
+    found = []
+    for path in code_files():
+        if path.name == "keys.sh" or path.suffix == ".py":
+            continue
+        try:
+            text = path.read_text()
+        except UnicodeDecodeError:
+            continue
+        for n, line in enumerate(text.splitlines(), 1):
+            if re.search(r"\bkey_of\b", line.split("#", 1)[0]):
+                found.append(f"{path.relative_to(ROOT)}:{n}: {line.strip()}")
+    assert not found, "keys made outside key_from:\n" + "\n".join(found)
+
+
 def test_key_of_and_keys_py_agree_on_lines_and_lengths():
     k = keys.Key()
     for line in ("job build nsig", "plan nsig 3 abc build", "caf\u00e9"):
