@@ -698,7 +698,12 @@ boot_commit() {
 	if [[ ${FRESH:-0} != 1 ]] && verdict=$(cached_boot "$key" "$dir"); then
 		printf '  %s (cached: the same kernel, initramfs, QEMU and verdict passed before; FRESH=1 boots again; logs in %s)\n' \
 			"$(sanitize <<<"$verdict")" "$dir"
-		record "$name" "$idx" "$sha" "$subj" "$stage" pass 0 "$verdict (cached)" "$dir"
+		# The seconds of the boot that passed, as a cached build's row
+		# has its build's: make bench counts them as the guests' time.
+		local kept=0
+		[[ ! -s $BOOT_CACHE/$key/seconds ]] || read -r kept <"$BOOT_CACHE/$key/seconds" || true
+		[[ $kept =~ ^[0-9]+$ ]] || kept=0
+		record "$name" "$idx" "$sha" "$subj" "$stage" pass "$kept" "$verdict (cached)" "$dir"
 		return 0
 	fi
 	first=$(run_qemu "$dir" "$art" "$accel" "$smp") || first=-
@@ -709,7 +714,7 @@ boot_commit() {
 	if ((rc == 0)); then status=pass; else status=fail; fi
 	printf '  %s (%ss, first KTAP line at %ss; logs in %s)\n' "$(sanitize <<<"$verdict")" "$secs" "$first" "$dir"
 	record "$name" "$idx" "$sha" "$subj" "$stage" "$status" "$secs" "$verdict" "$dir"
-	if [[ $status == pass ]] && ! store_boot "$key" "$dir" "$verdict"; then
+	if [[ $status == pass ]] && ! store_boot "$key" "$dir" "$verdict" "$secs"; then
 		warn "could not keep the passing boot of ${sha:0:12} in $BOOT_CACHE/$key (it boots again next time)"
 	fi
 	bench boot "$BA_PREFIX$CONFIG $name/$idx ${sha:0:12}" "$secs"
@@ -775,14 +780,16 @@ cached_boot() {
 	printf '%s\n' "$verdict"
 }
 
-# store_boot KEY DIR VERDICT: keep a passing boot's logs and verdict; the
-# verdict file is written last, so a half-kept boot is never taken.
+# store_boot KEY DIR VERDICT SECONDS: keep a passing boot's logs, verdict
+# and seconds; the verdict file is written last, so a half-kept boot is
+# never taken.
 store_boot() {
 	local c=$BOOT_CACHE/$1 tmp=$BOOT_CACHE/$1.tmp.$BASHPID f
 	rm -rf "$tmp" && mkdir -p "$tmp" || return 1
 	for f in console.log ktap.log verdict.log; do
 		cp "$2/$f" "$tmp/$f" || return 1
 	done
+	printf '%s\n' "$4" >"$tmp/seconds" || return 1
 	printf '%s\n' "$3" >"$tmp/verdict" || return 1
 	rm -rf "$c" && publish_dir "$tmp" "$c"
 }
