@@ -207,11 +207,13 @@ def covered(spans):
     return total
 
 
-def print_lanes(report):
+def print_lanes(report, cores):
     """How busy each lane of scripts/scheduler.py was in this run: its jobs,
-    the seconds in which one of them ran (covered), and their share of the
-    span from the first job's start to the last one's end; then the lane
-    that ended last, which the run waited for."""
+    the seconds in which one of them ran (covered), their share of the span
+    from the first job's start to the last one's end, and the CPU seconds
+    they used; then the lane that ended last, which the run waited for; and
+    the jobs' CPU seconds over CORES: no order or overlap of the same work
+    ends sooner on this machine."""
     try:
         jobs = read_jobs(report)
     except (OSError, ValueError) as e:
@@ -222,18 +224,25 @@ def print_lanes(report):
     t0 = min(j["start"] for j in jobs)
     t1 = max(j["end"] for j in jobs)
     span = max(t1 - t0, 1)
+    measured = all(j["cpu"] is not None for j in jobs)
     print()
     print(f"lanes (scripts/scheduler.py's jobs, {mmss(span)} from the first one's start to the last one's end):")
-    print(f"  {'lane':<8} {'jobs':>4} {'busy':>8} {'share':>6}")
+    print(f"  {'lane':<8} {'jobs':>4} {'busy':>8} {'share':>6}" + (f" {'cpu':>8}" if measured else ""))
     for lane in LANES:
         mine = [j for j in jobs if j["lane"] == lane]
         if not mine:
             continue
         busy = covered([(j["start"], j["end"]) for j in mine])
-        print(f"  {lane:<8} {len(mine):>4} {mmss(busy):>8} {100 * busy / span:>5.0f}%")
+        cpu = f" {mmss(sum(j['cpu'] for j in mine)):>8}" if measured else ""
+        print(f"  {lane:<8} {len(mine):>4} {mmss(busy):>8} {100 * busy / span:>5.0f}%{cpu}")
     last = max(jobs, key=lambda j: (j["end"], LANES.index(j["lane"]) if j["lane"] in LANES else 0))
     print(f"  the last lane to end: {last['lane']} ({last['kind']} {last['who']}, "
           f"at {mmss(last['end'] - t0)})")
+    if measured:
+        cpu = sum(j["cpu"] for j in jobs)
+        floor = cpu / max(cores, 1)
+        print(f"  the jobs' CPU time: {mmss(cpu)}, over {cores} cores {mmss(floor)}: the least any order of "
+              f"this work takes here ({100 * floor / span:.0f}% of the jobs' span)")
 
 
 def print_work(work, raw):
@@ -674,8 +683,9 @@ def main(argv):
     print_rows(raw)
     results = read_tsv(os.path.join(report, "results.tsv"))
     print_work(stage_work(results), raw)
-    print_lanes(report)
-    print_limit(report, results, int(os.environ.get("BENCH_CORES", os.cpu_count() or 1)))
+    cores = int(os.environ.get("BENCH_CORES", os.cpu_count() or 1))
+    print_lanes(report, cores)
+    print_limit(report, results, cores)
     print_targets(report)
     print(f"written: {out}")
     print_pty(os.path.join(report, "bench-pty.tsv"))

@@ -44,13 +44,17 @@ meanwhile changes nothing.
 Each job's seconds go to REPORT/bench-raw.tsv as a "phase" row, as
 lib.sh's bench writes them, and each job to REPORT/jobs.tsv (JOBS_HEAD):
 its lane, kind, series (or architecture), when it started and ended, in
-seconds since the run began (WS_START), and its exit status; make bench
-reads it for how busy each lane was (bench.py).
+seconds since the run began (WS_START), its exit status, and the CPU
+seconds it used (os.wait4's rusage: its own and those of every process it
+waited for, the compilers and QEMU among them); make bench reads it for
+how busy each lane was and how much of the cores the jobs' work needs
+(bench.py).
 """
 
 import contextlib
 import dataclasses
 import os
+import resource
 import signal
 import subprocess
 import sys
@@ -65,7 +69,9 @@ LANES = ("build", "boot", "checks")
 # The boot lane's jobs at once after the build lane's last job has ended.
 BOOT_SLOTS = 2
 JOBS_FILE = "jobs.tsv"
-JOBS_HEAD = ("lane", "kind", "who", "start", "end", "status")
+# The rusage of a job whose status was lost (reaped elsewhere).
+NO_USAGE = resource.struct_rusage((0.0, 0.0) + (0,) * 14)
+JOBS_HEAD = ("lane", "kind", "who", "start", "end", "status", "cpu")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -131,6 +137,7 @@ class Job:
     status: int = None
     owes: list = dataclasses.field(default_factory=list)  # the cells.Planned it decides
     key: str = ""       # its inputs key when it started (jobmemo.inputs_key)
+    cpu: float = 0.0    # the CPU seconds (user and system) of it and what it waited for
     kept: bool = False  # its memo written after it ran
 
     @property
@@ -156,8 +163,9 @@ class Job:
 
 def read_jobs(report):
     """The rows of REPORT/jobs.tsv as dicts of JOBS_HEAD (start, end and
-    status as ints), in the order the jobs ended; [] when there is none.
-    Raises ValueError naming a malformed row."""
+    status as ints, cpu a float; None in a file from before it had the
+    column), in the order the jobs ended; [] when there is none.  Raises
+    ValueError naming a malformed row."""
     path = os.path.join(report, JOBS_FILE)
     if not os.path.exists(path):
         return []
@@ -166,14 +174,17 @@ def read_jobs(report):
         lines = f.read().splitlines()
     for n, line in enumerate(lines[1:], 2):
         parts = line.split("\t")
+        if len(parts) == len(JOBS_HEAD) - 1:
+            parts.append("")
         if len(parts) != len(JOBS_HEAD):
             raise ValueError(f"{path}:{n}: {len(parts)} fields, not {len(JOBS_HEAD)}")
         row = dict(zip(JOBS_HEAD, parts))
         try:
             for k in ("start", "end", "status"):
                 row[k] = int(row[k])
+            row["cpu"] = float(row["cpu"]) if row["cpu"] else None
         except ValueError:
-            raise ValueError(f"{path}:{n}: start, end and status must be numbers") from None
+            raise ValueError(f"{path}:{n}: start, end, status and cpu must be numbers") from None
         rows.append(row)
     return rows
 
@@ -425,9 +436,13 @@ class Scheduler:
                         continue
                     self.launch(job)
 
-    def ended(self, pid, status):
+    def ended(self, pid, status, usage):
+        """Job PID ended with STATUS (os.wait4's), having used USAGE (its
+        rusage, with that of every process it waited for: make's compiles,
+        boot.sh's QEMU)."""
         job = self.running.pop(pid)
         job.status = os.waitstatus_to_exitcode(status)
+        job.cpu = usage.ru_utime + usage.ru_stime
         job.proc.returncode = job.status
         self.keep(job)
         self.record_end(job)
@@ -456,7 +471,8 @@ class Scheduler:
     def write_job(self, job):
         """JOB's row of jobs.tsv (JOBS_HEAD), appended as it ends."""
         row = (self.lane[job.kind], job.kind, job.arch or ",".join(job.series),
-               int(job.started) - self.start, int(time.time()) - self.start, job.status)
+               int(job.started) - self.start, int(time.time()) - self.start, job.status,
+               f"{job.cpu:.1f}")
         try:
             with open(os.path.join(self.report, JOBS_FILE), "a", encoding="utf-8") as f:
                 f.write("\t".join(map(str, row)) + "\n")
@@ -472,11 +488,11 @@ class Scheduler:
         while self.running:
             for pid in list(self.running):
                 try:
-                    done, status = os.waitpid(pid, os.WNOHANG)
+                    done, status, usage = os.wait4(pid, os.WNOHANG)
                 except ChildProcessError:
-                    done, status = pid, 0
+                    done, status, usage = pid, 0, NO_USAGE
                 if done:
-                    self.ended(pid, status)
+                    self.ended(pid, status, usage)
             if self.running and time.time() > deadline:
                 for pid in self.running:
                     subprocess.run(["pkill", "-KILL", "-s", str(pid)], check=False)
@@ -496,10 +512,10 @@ class Scheduler:
             with blocked():
                 self.fill()
             while self.running:
-                pid, status = os.waitpid(-1, 0)
+                pid, status, usage = os.wait4(-1, 0)
                 with blocked():
                     if pid in self.running:
-                        self.ended(pid, status)
+                        self.ended(pid, status, usage)
                         self.fill()
             for job in self.jobs:
                 if job.proc and job.status == 0 and not job.kept:

@@ -373,8 +373,31 @@ def test_bench_prints_how_busy_each_lane_was(tmp_path):
     (tmp_path / "jobs.tsv").write_text("lane\tkind\twho\tstart\tend\tstatus\nbuild\tbuild\n")
     out = subprocess.run([str(TOOL), str(tmp_path)], check=True,
                          capture_output=True, text=True).stdout
-    assert "lanes: cannot read the jobs of this run: " in out and "jobs.tsv:2: 2 fields, not 6" in out
+    assert "lanes: cannot read the jobs of this run: " in out and "jobs.tsv:2: 2 fields, not 7" in out
     assert "physical limit" in out
+
+
+def test_bench_prints_the_cpu_time_of_each_lane_and_the_least_the_work_takes(tmp_path):
+    # jobs.tsv's cpu column: each lane's CPU time, and all of it over the
+    # cores, which no order of the same work beats on this machine.
+    copy_report(tmp_path)
+    (tmp_path / "jobs.tsv").write_text(
+        "lane\tkind\twho\tstart\tend\tstatus\tcpu\n"
+        "checks\tchecks\tone\t10\t610\t0\t400.5\n"
+        "build\tbuild\tone\t10\t310\t0\t590.0\n"
+        "boot\tboot\tone\t310\t400\t0\t80.0\n"
+        "build\tcross\tone\t310\t700\t1\t700.0\n"
+        "boot\tboot-arch\tone,two\t700\t1210\t0\t0.0\n")
+    out = subprocess.run([str(TOOL), str(tmp_path)], check=True, capture_output=True, text=True,
+                         env=dict(os.environ, BENCH_CORES="2")).stdout
+    assert ("lanes (scripts/scheduler.py's jobs, 20:00 from the first one's start to the last one's end):\n"
+            "  lane     jobs     busy  share      cpu\n"
+            "  build       2    11:30    58%    21:30\n"
+            "  boot        2    10:00    50%     1:20\n"
+            "  checks      1    10:00    50%     6:40\n"
+            "  the last lane to end: boot (boot-arch one,two, at 20:00)\n"
+            "  the jobs' CPU time: 29:30, over 2 cores 14:45: the least any order of this work takes here "
+            "(74% of the jobs' span)\n") in out
 
 
 def test_a_lane_is_busy_while_one_of_its_jobs_runs():

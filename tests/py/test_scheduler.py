@@ -88,6 +88,10 @@ secs=${SECS:-0.3}
 # BOOT_SECS: how long a boot job (not a kernel build of boot.sh) takes.
 [[ $(basename "$0") != boot.sh || $1 == *build* ]] || secs=${BOOT_SECS:-$secs}
 sleep "$secs"
+# BURN: a build job's compiler, a child that spins for that long.
+if [[ -n ${BURN:-} && $(basename "$0") == build.sh ]]; then
+	timeout "$BURN" bash -c 'while :; do :; done' || true
+fi
 echo "end $(basename "$0") $* $SERIES ${BOOT_ARCH:-} $EPOCHREALTIME" >>"$LOG"
 """
 
@@ -183,6 +187,18 @@ def test_the_lanes_keep_the_order_the_jobs_need(tmp_path):
     assert sorted((r["lane"], r["kind"], r["who"]) for r in rows) == sorted(
         (j.spec.lane, j.kind, j.arch or ",".join(j.series)) for j in sched.plan_jobs(str(report), ["one", "two"]))
     assert all(0 <= r["start"] <= r["end"] and r["status"] == 0 for r in rows)
+
+
+def test_each_job_has_the_cpu_time_of_what_it_waited_for(tmp_path):
+    # jobs.tsv's cpu: the user and system seconds of the job's processes
+    # and of each it waited for (a build's compilers), as make bench adds
+    # them up against the cores; a job that only sleeps used next to none.
+    run_sched(tmp_path, extra_env={"BURN": "0.8", "SECS": "0.1"})
+    rows = sched.read_jobs(str(tmp_path / "report"))
+    builds = [r for r in rows if r["kind"] == "build"]
+    assert len(builds) == 2
+    assert all(r["cpu"] >= 0.4 for r in builds), builds
+    assert all(r["cpu"] < 0.3 for r in rows if r["kind"] in ("checks", "boot")), rows
 
 
 def boot_kind(name):
