@@ -125,8 +125,9 @@ apply_one() {
 	base_ref=$(base_ref "$name")
 	base=$(git_tree rev-parse -q --verify "$base_ref^{commit}") ||
 		die "series $name sits on '$base_ref', which is not in $TREE (apply it first)"
-	hash=$(inputs_hash "$name" "$base")
 	patch_files "$name" >/dev/null
+	hash=$(KEY_INPUTS=$LOGS/apply-$name.inputs inputs_hash "$name" "$base") ||
+		die "cannot hash the inputs of series $name (its patches, its base); see above"
 	guard_edits "$name"
 	guard_checkout "$name"
 
@@ -187,9 +188,11 @@ apply_one() {
 	record_commits "$name" "$base" "$head" "$t0"
 }
 
-# record_commits NAME BASE HEAD T0: one apply row per commit of the branch.
+# record_commits NAME BASE HEAD T0: one apply row per commit of the branch,
+# each with what the branch was made from (apply_one's inputs_hash).
 record_commits() {
 	local name=$1 base=$2 head=$3 t0=$4 secs idx sha subj
+	local CELL_INPUTS=$LOGS/apply-$name.inputs
 	secs=$(($(now) - t0))
 	record "$name" 0 "$base" "$(git_tree log -1 --format=%s "$base")" apply pass 0 "base"
 	while read -r idx sha subj; do

@@ -691,7 +691,7 @@ boot_commit() {
 	judge+=(--allow-skips-file "$dir/allowed-skips")
 	local smp key
 	smp=$([[ $CONFIG == debug ]] && echo 2 || echo 1)
-	if ! qemu_key_once || ! key=$(boot_key "$art" "$dir" "$accel" "$smp" "${judge[@]}"); then
+	if ! qemu_key_once || ! key=$(KEY_INPUTS=$dir/inputs boot_key "$art" "$dir" "$accel" "$smp" "${judge[@]}"); then
 		record "$name" "$idx" "$sha" "$subj" "$stage" fail $(($(now) - t0)) "workspace: cannot hash the boot's inputs"
 		return 1
 	fi
@@ -703,7 +703,7 @@ boot_commit() {
 		local kept=0
 		[[ ! -s $BOOT_CACHE/$key/seconds ]] || read -r kept <"$BOOT_CACHE/$key/seconds" || true
 		[[ $kept =~ ^[0-9]+$ ]] || kept=0
-		record "$name" "$idx" "$sha" "$subj" "$stage" pass "$kept" "$verdict (cached)" "$dir"
+		CELL_INPUTS=$dir/inputs record "$name" "$idx" "$sha" "$subj" "$stage" pass "$kept" "$verdict (cached)" "$dir"
 		return 0
 	fi
 	first=$(run_qemu "$dir" "$art" "$accel" "$smp") || first=-
@@ -713,7 +713,7 @@ boot_commit() {
 	sanitize <"$dir/verdict.log" | sed 's/^/    /'
 	if ((rc == 0)); then status=pass; else status=fail; fi
 	printf '  %s (%ss, first KTAP line at %ss; logs in %s)\n' "$(sanitize <<<"$verdict")" "$secs" "$first" "$dir"
-	record "$name" "$idx" "$sha" "$subj" "$stage" "$status" "$secs" "$verdict" "$dir"
+	CELL_INPUTS=$dir/inputs record "$name" "$idx" "$sha" "$subj" "$stage" "$status" "$secs" "$verdict" "$dir"
 	if [[ $status == pass ]] && ! store_boot "$key" "$dir" "$verdict" "$secs"; then
 		warn "could not keep the passing boot of ${sha:0:12} in $BOOT_CACHE/$key (it boots again next time)"
 	fi
@@ -885,7 +885,9 @@ arch_build_row() {
 	else
 		printf '  build FAIL %s\n       log: %s\n' "$detail" "$ART/build.log"
 	fi
-	record "$name" "$idx" "$sha" "$subj" "$stage" "$status" "$secs" "$detail" "$ART/build.log"
+	local read_by=$LOGS/inputs/build-$BA_PREFIX$CONFIG-$sha
+	build_inputs "$sha" "$read_by" || { warn "cannot write what the build of ${sha:0:12} read to $read_by"; return 1; }
+	CELL_INPUTS=$read_by record "$name" "$idx" "$sha" "$subj" "$stage" "$status" "$secs" "$detail" "$ART/build.log"
 	bench build "$BA_PREFIX$CONFIG $name/$idx ${sha:0:12}$tag" "$secs"
 	[[ $status == pass ]]
 }

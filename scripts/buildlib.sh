@@ -101,18 +101,49 @@ config_key() {
 	local -a frags
 	read -r -a frags <<<"$(fragments)"
 	((${#frags[@]})) || return 1
-	memo=$(key_from 16 --run texts_of "${frags[@]}" "$CONFIG_DIR/features.config") || return 1
-	memo=$ARTIFACTS/keys/$BA_PREFIX$CONFIG/$1-$memo
-	if [[ $1 =~ ^[0-9a-f]{40}$ && -s $memo ]]; then
+	memo=$(config_memo "$1") || return 1
+	if [[ $1 =~ ^[0-9a-f]{40}$ && -s $memo && -s $memo.inputs ]]; then
 		cat "$memo"
 		return 0
 	fi
-	key=$(key_from 16 --run cat "${frags[@]}" --run features "$1" --run kconfig_files "$1") || return 1
+	local -a inputs=(--run cat "${frags[@]}" --run features "$1" --run kconfig_files "$1")
+	if [[ $1 =~ ^[0-9a-f]{40}$ ]]; then
+		# What the key read, kept beside it for the build cells (build_inputs).
+		mkdir -p "${memo%/*}" && key=$(KEY_INPUTS=$memo.inputs key_from 16 "${inputs[@]}") || return 1
+	else
+		key=$(key_from 16 "${inputs[@]}") || return 1
+	fi
 	if [[ $1 =~ ^[0-9a-f]{40}$ ]] &&
 		! { mkdir -p "${memo%/*}" && echo "$key" >"$memo.tmp" && mv "$memo.tmp" "$memo"; }; then
 		warn "could not keep the config key of ${1:0:12} in $memo"
 	fi
 	echo "$key"
+}
+
+# config_memo SHA: where config_key keeps SHA's key (and, beside it as
+# .inputs, what the key read): named by the commit and the fragments.
+config_memo() {
+	local key
+	local -a frags
+	read -r -a frags <<<"$(fragments)"
+	((${#frags[@]})) || return 1
+	key=$(key_from 16 --run texts_of "${frags[@]}" "$CONFIG_DIR/features.config") || return 1
+	echo "$ARTIFACTS/keys/$BA_PREFIX$CONFIG/$1-$key"
+}
+
+# build_inputs SHA FILE: what commit SHA's kernel on $CONFIG is built from,
+# into FILE, for its build cell: its tree, then its configuration's key
+# and what that read (config_key keeps it beside the key).
+build_inputs() {
+	local treeid key memo
+	treeid=$(git_tree rev-parse --verify -q "$1^{tree}") || return 1
+	key=$(config_key "$1") || return 1
+	memo=$(config_memo "$1") || return 1
+	mkdir -p "${2%/*}" && {
+		echo "tree $treeid"
+		echo "config $key"
+		[[ ! -f $memo.inputs ]] || sed 's/^/  /' "$memo.inputs"
+	} >"$2"
 }
 
 # artifact_dir SHA: where commit SHA's kernel on $CONFIG is kept, named by

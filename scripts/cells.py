@@ -155,6 +155,7 @@ class Cell:
     arch: str = ""
     cached: bool = False    # taken from a cache, not computed by this run
     missing: bool = False   # planned, and no stage decided it
+    inputs: tuple = ()      # what its result read, a line each (keys.sh's key_manifest)
 
     @classmethod
     def parse(cls, line):
@@ -271,13 +272,30 @@ def read_store(report, encoding="utf-8"):
                     text = f.read()
                 if text.count("\n") != 1 or not text.endswith("\n"):
                     raise Damaged("not one line")
-                cells.append(Cell.parse(text))
+                cell = Cell.parse(text)
+                cell.inputs = read_inputs(inputs_path(path), encoding)
+                cells.append(cell)
             except (Damaged, UnicodeError) as e:
                 warn(f"{path} is damaged ({e}): moved to {path}.damaged; "
                      "the cell counts as not decided")
                 os.replace(path, path + ".damaged")
     cells.sort(key=lambda c: (c.series, c.index, c.stage, c.arch))
     return cells
+
+
+def inputs_path(cell_file):
+    """Where record keeps what the cell of CELL_FILE read."""
+    head, name = os.path.split(cell_file)
+    return os.path.join(head, f".{name}.inputs")
+
+
+def read_inputs(path, encoding="utf-8"):
+    """The lines of an inputs file, () when there is none."""
+    try:
+        with open(path, encoding=encoding, errors="surrogateescape") as f:
+            return tuple(f.read().splitlines())
+    except FileNotFoundError:
+        return ()
 
 
 def read_results(path, encoding="utf-8"):

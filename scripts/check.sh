@@ -187,16 +187,32 @@ check_code() {
 	esac
 }
 
+# cell_inputs SHA CHECK: what the cell of CHECK at commit SHA read: the
+# commit (the cache is keyed by it and the check's hash), then what the
+# check's hash read; only the commit when the hash could not be made.
+cell_inputs() {
+	echo "commit $1"
+	[[ ! -f $CHECK_INPUTS/$2 ]] || cat "$CHECK_INPUTS/$2"
+}
+
 # hash_checks SERIES CHECK...: CHECK_HASH[CHECK], each check's check_hash
 # for SERIES, made once for all the series' commits (the background jobs
 # of run_checks read it); empty for a check whose hash could not be made
 # (a bad inputs file, named on stderr), which then fails at every commit.
+# What each hash read goes to $CHECK_INPUTS/<check> (keys.sh's
+# key_manifest), for the cells' inputs.
 declare -A CHECK_HASH=()
+CHECK_INPUTS=""
 hash_checks() {
 	local s=$1 c
 	shift
 	for c in "$@"; do
-		CHECK_HASH[$c]=$(check_hash "$c" "$s") || CHECK_HASH[$c]=""
+		if [[ -z $CHECK_INPUTS ]]; then
+			CHECK_HASH[$c]=$(check_hash "$c" "$s") || CHECK_HASH[$c]=""
+			continue
+		fi
+		rm -f "$CHECK_INPUTS/$c"
+		CHECK_HASH[$c]=$(KEY_INPUTS=$CHECK_INPUTS/$c check_hash "$c" "$s") || CHECK_HASH[$c]=""
 	done
 }
 
@@ -380,6 +396,8 @@ main() {
 	results=$(mktemp -d)
 	# shellcheck disable=SC2064 # expand now: results is local
 	trap "rm -rf '$results'" EXIT
+	CHECK_INPUTS=$results/inputs
+	mkdir -p "$CHECK_INPUTS" || die "cannot create $CHECK_INPUTS"
 	for s in "${selected_series_list[@]}"; do
 		capture rows series_commits "$s"
 		n=$((${#rows[@]} - 1))
@@ -395,7 +413,9 @@ main() {
 				# run_check died before it printed a result.
 				[[ -n $status ]] || { status=fail summary="check.sh could not run the check"; }
 				progress "$c" "$s [$idx/$n] ${sha:0:12} $subj: $status ${summary:-}"
-				record "$s" "$idx" "$sha" "$subj" "$c" "$status" "$secs" "${summary:-}" "$log" "" "${cached:-0}"
+				cell_inputs "$sha" "$c" >"$results/$c.cell" || die "cannot write $results/$c.cell"
+				CELL_INPUTS=$results/$c.cell \
+					record "$s" "$idx" "$sha" "$subj" "$c" "$status" "$secs" "${summary:-}" "$log" "" "${cached:-0}"
 				[[ $status == fail ]] && rc=1
 				[[ $status != fail || -z $log ]] || echo "  log: $log"
 			done

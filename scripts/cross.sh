@@ -645,9 +645,12 @@ cc_of() {
 	"${A_PREFIX[$1]}gcc" --version 2>/dev/null | sed -n 1p
 }
 
-# cell_key SHA PARENT NAME OBJLIST: what a cell's result is a function of.
+# cell_key SHA PARENT NAME OBJLIST: what a cell's result is a function of;
+# what it read goes to $XCACHE/inputs/NAME/SHA, for the cell's row
+# (record_cell).
 cell_key() {
-	key_from 16 --text "$1 $2" "${A_LINE[$3]}" --run memo "recipe-$3" config_recipe "$3" \
+	mkdir -p "$XCACHE/inputs/$3" || return 1
+	KEY_INPUTS=$XCACHE/inputs/$3/$1 key_from 16 --text "$1 $2" "${A_LINE[$3]}" --run memo "recipe-$3" config_recipe "$3" \
 		--run memo "cc-$3" cc_of "$3" --run cat "$4" --run fixups_text "$3" "$1" --run memo cell-code cell_code
 }
 
@@ -831,7 +834,8 @@ record_cell() {
 			return 1
 	fi
 	printf '  %-8s %s: %s%s\n' "$5" "$status" "$detail" "$8"
-	record "$1" "$2" "$3" "$4" cross "$status" "$secs" "$7; $detail${made:+ ($made)}${8:+, cached}" "$log" "$5"
+	CELL_INPUTS=$XCACHE/inputs/$5/$3 \
+		record "$1" "$2" "$3" "$4" cross "$status" "$secs" "$7; $detail${made:+ ($made)}${8:+, cached}" "$log" "$5"
 	bench cross "$1/$2 $5${8}" "$secs"
 }
 

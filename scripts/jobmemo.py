@@ -56,7 +56,7 @@ import cells  # noqa: E402
 import keys  # noqa: E402
 
 MEMO_DIR = "job-memo"
-FORMAT = "job-memo 2"
+FORMAT = "job-memo 3"
 
 # The variables that name a directory of the workspace's inputs elsewhere
 # than its own (lib.sh's defaults are under WS_ROOT): their files are hashed
@@ -221,8 +221,13 @@ class Memo:
     cells: list         # cells.Cell
 
     def text(self):
-        return "".join(f"{line}\n" for line in (
-            FORMAT, f"key {self.key}", f"when {self.when}", *(f"cell {c.row()}" for c in self.cells)))
+        """Its lines: the format, key and time, then each cell's row and,
+        after it, what it read (cells.Cell.inputs), a line each."""
+        lines = [FORMAT, f"key {self.key}", f"when {self.when}"]
+        for c in self.cells:
+            lines.append(f"cell {c.row()}")
+            lines.extend(f"inputs {line}" for line in c.inputs)
+        return "".join(f"{line}\n" for line in lines)
 
     @classmethod
     def parse(cls, text):
@@ -237,6 +242,9 @@ class Memo:
             raise cells.Damaged("lines 2-3: not its key and time")
         memo = cls(lines[1][4:], lines[2][5:], [])
         for n, line in enumerate(lines[3:], 4):
+            if line.startswith("inputs ") and memo.cells:
+                memo.cells[-1].inputs += (line[7:],)
+                continue
             if not line.startswith("cell "):
                 raise cells.Damaged(f"line {n}: not a cell")
             try:
@@ -337,4 +345,9 @@ def store(report, memo):
         c = cached(cell)
         path = cells.cell_path(report, c)
         os.makedirs(os.path.dirname(path), exist_ok=True)
+        inputs = cells.inputs_path(path)
+        if c.inputs:
+            cells.write_atomically(inputs, "".join(f"{line}\n" for line in c.inputs))
+        else:
+            forget(inputs)
         cells.write_atomically(path, c.row() + "\n")

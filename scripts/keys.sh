@@ -21,16 +21,49 @@
 # A word that is one of the three kinds starts the next input, so no
 # argument may be one.  When an input cannot be read or its command fails,
 # key_from prints nothing, says which on stderr and fails: a key is never
-# made from part of its inputs.
+# made from part of its inputs.  With KEY_INPUTS set to a file, key_from
+# also writes there what the result read (key_manifest): the cell that
+# the result decides keeps it (lib.sh's record, CELL_INPUTS).
 key_from() {
 	local len=$1 key
 	shift
 	[[ $len =~ ^[1-9][0-9]*$ ]] || { echo "key_from: '$len' is not a length" >&2; return 1; }
 	key=$(
 		set -o pipefail
+		# A key made by one of the commands writes no manifest of its own.
+		unset KEY_INPUTS
 		key_inputs "$@" | key_of "$len"
 	) || return 1
+	if [[ -n ${KEY_INPUTS:-} ]] && ! { { key_manifest "$@" && echo "key $key"; } >"$KEY_INPUTS.tmp" &&
+		mv -f "$KEY_INPUTS.tmp" "$KEY_INPUTS"; }; then
+		rm -f "$KEY_INPUTS.tmp"
+		echo "key_from: cannot write what the key read to $KEY_INPUTS" >&2
+		return 1
+	fi
 	printf '%s\n' "$key"
+}
+
+# key_manifest INPUT...: key_from's inputs as a reader sees them, one a
+# line: "text WORD", "file PATH SHA256", "run CMD ARG..." (what the
+# command printed is in the key, not here).
+key_manifest() {
+	local kind="" w sum
+	for w; do
+		case $w in
+		--text | --files | --run)
+			[[ $kind != --run ]] || echo
+			kind=$w
+			[[ $kind != --run ]] || printf 'run'
+			continue
+			;;
+		esac
+		case $kind in
+		--text) printf 'text %s\n' "$w" ;;
+		--files) sum=$(file_sums "$w") && printf 'file %s %s\n' "$w" "$sum" || return 1 ;;
+		--run) printf ' %s' "$w" ;;
+		esac
+	done
+	[[ $kind != --run ]] || echo
 }
 
 # key_inputs INPUT...: what key_from hashes, as described there.

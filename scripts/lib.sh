@@ -372,7 +372,11 @@ cell_store() {
 # default x86_64 for build, boot and boot-debug, the suffix of a stage such
 # as boot-arm64, and none for the others (the checks pass it empty).
 # CACHED is 1 for a result taken from a cache, 0 for one this run computed;
-# a caller that does not say is read from its detail (", cached").
+# a caller that does not say is read from its detail (", cached").  What
+# the result read comes in the file CELL_INPUTS names, when the caller
+# sets it (keys.sh's key_from writes it): kept beside the cell's file as
+# .<name>.inputs (a dot file, which no reader of the store takes for a
+# cell), written before it; a cell recorded without one has none.
 record() {
 	local series=$1 index=$2 commit=$3 subject=$4 stage=$5 status=$6 secs=$7 detail=$8 log=${9:-} arch=${10-} cached=${11-}
 	if [[ -z $cached ]]; then
@@ -409,14 +413,34 @@ record() {
 		IFS=$'\t' read -r _ _ was_commit _ _ was_status was_secs _ <"$file" || true
 		[[ $was_commit != "$commit" || $was_status != "$status" || ! $was_secs =~ ^[0-9]+$ ]] || secs=$was_secs
 	fi
-	if ! { { [[ -d $dir ]] || mkdir -p "$dir"; } &&
-		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$series" "$index" "$commit" \
+	if ! { { [[ -d $dir ]] || mkdir -p "$dir"; } && store_inputs "$file"; }; then
+		die "could not store what the $stage cell of $series [$index] read beside $file (is the disk full?); the cells stored before it are kept"
+	fi
+	if ! { printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$series" "$index" "$commit" \
 			"$subject" "$stage" "$status" "$secs" "$detail" "$log" "$arch" "$cached" >"$tmp" &&
 		mv -f "$tmp" "$file"; }; then
 		rm -f "$tmp"
 		die "could not store the $stage cell of $series [$index] ($status) in $file (is the disk full?); the cells stored before it are kept"
 	fi
 	results_view
+}
+
+# store_inputs FILE: CELL_INPUTS copied to .<FILE's name>.inputs beside
+# it (through a file beside that, renamed), or that removed when the
+# caller gave none.
+store_inputs() {
+	local to=${1%/*}/.${1##*/}.inputs
+	if [[ -n ${CELL_INPUTS:-} && ! -f $CELL_INPUTS ]]; then
+		warn "no $CELL_INPUTS: the cell of $1 is kept without what it read"
+	fi
+	if [[ ! -f ${CELL_INPUTS:-} ]]; then
+		rm -f "$to"
+		return
+	fi
+	if ! { cp "$CELL_INPUTS" "$to.tmp.$BASHPID" && mv -f "$to.tmp.$BASHPID" "$to"; }; then
+		rm -f "$to.tmp.$BASHPID"
+		return 1
+	fi
 }
 
 # forget_job_memos: every job memo of $WORKDIR/job-memo removed (once: the
@@ -459,7 +483,7 @@ clear_cells() {
 	local dir
 	dir=${RESULTS%/*}/cells/$1/$2
 	[[ -d $dir ]] || return 0
-	rm -f "$dir/$3" "$dir/$3"@* || return 1
+	rm -f "$dir/$3" "$dir/$3"@* "$dir/.$3.inputs" "$dir/.$3"@*.inputs || return 1
 	results_view
 }
 

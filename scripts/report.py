@@ -6,9 +6,12 @@
         RESULTS: a run's report directory (its cells, scripts/cells.py) or
         a results.tsv.  Writes OUTDIR/results.json, one record per cell with the fields of
         results.tsv (series, index, commit, subject, stage, status, seconds,
-        detail, log, arch, cached (true for a cell taken from a cache), and
-        "missing": true for a planned cell no stage
-        decided; index and seconds as numbers; a table from before the
+        detail, log, arch, cached (true for a cell taken from a cache),
+        "missing": true for a planned cell no stage decided, and "inputs":
+        what the cell's result read, a line each ("text WORD", "file PATH
+        SHA256", "run CMD ARG...", "key KEY": keys.sh's key_manifest; empty
+        for a cell from a table, or one whose stage keeps none); index and
+        seconds as numbers; a table from before the
         arch column has the arch record gave its stage), and
         OUTDIR/results.junit.xml,
         a JUnit document: one testsuite per series, one testcase per cell
@@ -51,7 +54,7 @@ def read_results(path):
     except Damaged as e:
         fail(f"{path}: {e}")
     return [{**{f: getattr(c, f) for f in FIELDS}, "status": c.status.value,
-             "missing": c.missing} for c in rows]
+             "missing": c.missing, "inputs": list(c.inputs)} for c in rows]
 
 
 def junit(table):

@@ -39,6 +39,38 @@ cells_of() {
 	run ! grep -qP '^0\t.*\tsignoff\t' "$plan"
 }
 
+@test "each cell says what it read: results.json's inputs, the lines key_from hashed for its result" {
+	make_series one linux-source "a.c:int a;:fixture: add a" "b.c:int b;:fixture: add b"
+	make_run
+	[ "$status" -eq 0 ]
+	# inputs_of STAGE INDEX: the inputs of that cell of series one, a line each.
+	inputs_of() {
+		/usr/bin/python3 -c 'import json, sys
+for c in json.load(open(sys.argv[1])):
+    if c["series"] == "one" and c["stage"] == sys.argv[2] and c["index"] == int(sys.argv[3]):
+        print("\n".join(c["inputs"]))' "$WORKDIR/report/results.json" "$1" "$2"
+	}
+	# The series' patches, each by content, and the key they make.
+	inputs_of apply 2 | grep -x 'text patch 0002-fixture-add-b.patch'
+	inputs_of apply 2 | grep -E '^key [0-9a-f]{64}$'
+	# A build: the commit's tree, its configuration's key and what that read.
+	inputs_of build 1 | grep -E "^tree $(tree rev-parse 'one~1^{tree}')\$"
+	inputs_of build 1 | grep -E '^config [0-9a-f]{16}$'
+	# A check: the commit, its own code, the key.
+	inputs_of signoff 1 | grep -x "commit $(tree rev-parse one~1)"
+	inputs_of signoff 1 | grep -x 'text checks/signoff/run'
+	# A boot: the kernel it booted, QEMU's key, the key.
+	inputs_of boot 2 | grep -E '^run stat_digest .*/artifacts/.*/bzImage$'
+	inputs_of boot 2 | grep -E '^key [0-9a-f]{32}$'
+	# A cross-compile: the commit and its parent, the architecture's recipe.
+	inputs_of cross 1 | grep -E "^text $(tree rev-parse one~1) [0-9a-f]{40}\$"
+	# A cell taken from a cache says what its key read too.
+	make_run
+	[ "$status" -eq 0 ]
+	inputs_of boot 2 | grep -E '^key [0-9a-f]{32}$'
+	inputs_of build 2 | grep -E '^config [0-9a-f]{16}$'
+}
+
 @test "progress says what the last make of the same series took here, and how far this one is against it" {
 	make_series one linux-source "a.c:int a;:fixture: add a"
 	make_run

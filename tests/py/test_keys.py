@@ -67,6 +67,24 @@ def test_key_from_fails_whole_when_an_input_fails(tmp_path):
         assert message in proc.stderr, (script, proc.stderr)
 
 
+def test_key_from_writes_what_the_key_read_where_key_inputs_says(tmp_path):
+    # KEY_INPUTS: the declared inputs as a reader sees them (the files by
+    # content, the commands by name: their output is in the key), then the
+    # key; a cell keeps it as what its result read.
+    a = tmp_path / "a.txt"
+    a.write_text("first file\n")
+    out = tmp_path / "inputs"
+    proc = shell('KEY_INPUTS="$2" key_from 16 --text "x y" --files "$1" --run printf "%s" z --text w',
+                 str(a), str(out))
+    assert proc.returncode == 0, proc.stderr
+    sha = keys.hashlib.sha256(a.read_bytes()).hexdigest()
+    assert out.read_text() == f"text x y\nfile {a} {sha}\nrun printf %s z\ntext w\nkey {proc.stdout}"
+    # Where it cannot be written, no key is made.
+    proc = shell('KEY_INPUTS="$1/no/such/dir/inputs" key_from 16 --text a', str(tmp_path))
+    assert proc.returncode != 0 and proc.stdout == ""
+    assert "cannot write what the key read to" in proc.stderr
+
+
 def test_every_shell_key_is_made_by_key_from():
     # Issue 29: no stage composes a stream for the hash itself; each names
     # its inputs to key_from, and key_of is key_from's alone.
