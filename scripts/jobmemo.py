@@ -111,7 +111,8 @@ def workspace_files(root, skip_top=()):
         dirnames[:] = sorted(d for d in dirnames
                              if d not in NOT_READ and not (rel == "." and d in skip_top))
         for name in sorted(filenames):
-            if rel == "." and name.endswith(".md"):
+            # A git worktree's .git is a file naming its repository.
+            if name in NOT_READ or (rel == "." and name.endswith(".md")):
                 continue
             path = os.path.join(dirpath, name)
             if os.path.islink(path):

@@ -193,6 +193,22 @@ def test_checks_elsewhere_are_an_input_by_content_not_by_path(tmp_path):
     assert len(started) == all_jobs(tmp_path)
 
 
+def test_a_worktree_and_a_clone_of_one_commit_are_one_workspace(tmp_path):
+    # make in a git worktree (.git a file naming the repository), then in a
+    # clone (.git a directory), as make test's end-to-end run does after
+    # one: every job took its cells from the memos the other kept.
+    a, b = tmp_path / "worktree", tmp_path / "clone"
+    for d in (a, b):
+        (d / "scripts").mkdir(parents=True)
+        (d / "scripts" / "build.sh").write_text("echo build\n")
+    (a / ".git").write_text(f"gitdir: {tmp_path}/repo/.git/worktrees/worktree\n")
+    (b / ".git").mkdir()
+    (b / ".git" / "HEAD").write_text("ref: refs/heads/main\n")
+    assert jobmemo.workspace_digest(str(a), {}) == jobmemo.workspace_digest(str(b), {})
+    (b / "scripts" / "build.sh").write_text("echo other\n")
+    assert jobmemo.workspace_digest(str(a), {}) != jobmemo.workspace_digest(str(b), {})
+
+
 def test_a_log_that_is_gone_runs_its_job_again_one_written_again_does_not(tmp_path):
     workspace(tmp_path)
     run(tmp_path)
