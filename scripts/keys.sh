@@ -44,10 +44,10 @@ key_from() {
 }
 
 # key_manifest INPUT...: key_from's inputs as a reader sees them, one a
-# line: "text WORD", "file PATH SHA256", "run CMD ARG..." (what the
-# command printed is in the key, not here).
+# line: "text LINE" (for each line of a WORD), "file PATH SHA256", "run
+# CMD ARG..." (what the command printed is in the key, not here).
 key_manifest() {
-	local kind="" w sum
+	local kind="" w sum line
 	for w; do
 		case $w in
 		--text | --files | --run)
@@ -58,7 +58,7 @@ key_manifest() {
 			;;
 		esac
 		case $kind in
-		--text) printf 'text %s\n' "$w" ;;
+		--text) while IFS= read -r line; do printf 'text %s\n' "$line"; done <<<"$w" ;;
 		--files) sum=$(file_sums "$w") && printf 'file %s %s\n' "$w" "$sum" || return 1 ;;
 		--run) printf ' %s' "$w" ;;
 		esac

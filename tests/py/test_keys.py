@@ -74,11 +74,12 @@ def test_key_from_writes_what_the_key_read_where_key_inputs_says(tmp_path):
     a = tmp_path / "a.txt"
     a.write_text("first file\n")
     out = tmp_path / "inputs"
-    proc = shell('KEY_INPUTS="$2" key_from 16 --text "x y" --files "$1" --run printf "%s" z --text w',
-                 str(a), str(out))
+    proc = shell('KEY_INPUTS="$2" key_from 16 --text "x y" --files "$1" --run printf "%s" z --text "$3" ""',
+                 str(a), str(out), "w1\nw2")
     assert proc.returncode == 0, proc.stderr
     sha = keys.hashlib.sha256(a.read_bytes()).hexdigest()
-    assert out.read_text() == f"text x y\nfile {a} {sha}\nrun printf %s z\ntext w\nkey {proc.stdout}"
+    # A word of several lines is a "text" line each.
+    assert out.read_text() == f"text x y\nfile {a} {sha}\nrun printf %s z\ntext w1\ntext w2\ntext \nkey {proc.stdout}"
     # Where it cannot be written, no key is made.
     proc = shell('KEY_INPUTS="$1/no/such/dir/inputs" key_from 16 --text a', str(tmp_path))
     assert proc.returncode != 0 and proc.stdout == ""
