@@ -590,8 +590,12 @@ two_lines() {
 	ws build.sh series
 	local sha memo
 	sha=$(tree rev-parse one)
-	memo=$(echo "$WORKDIR/artifacts/keys/smoke/$sha-"*)
+	# The key's file (a hex name), not the .inputs beside it.
+	memo=$(echo "$WORKDIR/artifacts/keys/smoke/$sha-"*[^s])
 	[ -s "$memo" ]
+	# Beside it, what the key read, for the build cells.
+	grep -qx "run cat $WS/qemu/configs/smoke.config" "$memo.inputs"
+	grep -qx "key $(cat "$memo")" "$memo.inputs"
 	run ws build.sh artifact "$sha"
 	[ "$status" -eq 0 ]
 	[[ $output == "$WORKDIR/artifacts/smoke/"*"-$(cat "$memo")" ]]
@@ -607,7 +611,7 @@ two_lines() {
 	echo "# another fragment" >>"$BATS_TEST_TMPDIR/configs/smoke.config"
 	CONFIG_DIR=$BATS_TEST_TMPDIR/configs run ws build.sh artifact "$sha"
 	[ "$status" -ne 0 ]
-	local -a memos=("$WORKDIR/artifacts/keys/smoke/$sha-"*)
+	local -a memos=("$WORKDIR/artifacts/keys/smoke/$sha-"*[^s])
 	[ "${#memos[@]}" -eq 2 ]
 	[[ $output != *"-0123456789abcdef"* ]]
 }
