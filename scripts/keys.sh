@@ -120,9 +120,10 @@ file_sums() {
 
 # tree_sums_of DIR: the SHA-256 of every file under DIR, as sha256sum
 # prints them, by their paths from DIR, sorted: a directory a key covers
-# by content.
+# by content.  Nothing for an empty DIR (xargs -r: sha256sum would hash
+# its standard input); a path with a space is one file.
 tree_sums_of() {
-	(cd "$1" && find . -type f | LC_ALL=C sort | xargs sha256sum)
+	(cd "$1" && find . -type f -print0 | LC_ALL=C sort -z | xargs -0 -r sha256sum)
 }
 
 # script_code FILE: what in a shell script decides what it does: its code

@@ -86,6 +86,23 @@ def test_key_from_writes_what_the_key_read_where_key_inputs_says(tmp_path):
     assert "cannot write what the key read to" in proc.stderr
 
 
+def test_tree_sums_of_an_empty_directory_is_empty_and_reads_no_input(tmp_path):
+    # It used to run sha256sum with no file, which hashed standard input
+    # (and waited on a terminal).
+    (tmp_path / "empty").mkdir()
+    proc = subprocess.run(["bash", "-c", 'source "$1" && tree_sums_of "$2"', "key",
+                           str(ROOT / "scripts" / "keys.sh"), str(tmp_path / "empty")],
+                          input="not a file\n", capture_output=True, text=True, timeout=10)
+    assert proc.returncode == 0 and proc.stdout == ""
+    d = tmp_path / "d"
+    (d / "sub").mkdir(parents=True)
+    (d / "b").write_text("b\n")
+    (d / "sub" / "a c").write_text("a\n")
+    proc = shell('tree_sums_of "$1"', str(d))
+    h = {name: keys.hashlib.sha256(text.encode()).hexdigest() for name, text in (("b", "b\n"), ("a", "a\n"))}
+    assert proc.stdout == f"{h['b']}  ./b\n{h['a']}  ./sub/a c\n"
+
+
 def test_every_shell_key_is_made_by_key_from():
     # Issue 29: no stage composes a stream for the hash itself; each names
     # its inputs to key_from, and key_of is key_from's alone.
