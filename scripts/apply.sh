@@ -191,12 +191,11 @@ apply_one() {
 # record_commits NAME BASE HEAD T0: one apply row per commit of the branch,
 # each with what the branch was made from (apply_one's inputs_hash).
 record_commits() {
-	local name=$1 base=$2 head=$3 t0=$4 secs idx sha subj
-	local CELL_INPUTS=$LOGS/apply-$name.inputs
+	local name=$1 base=$2 head=$3 t0=$4 secs idx sha subj read_by=$LOGS/apply-$1.inputs
 	secs=$(($(now) - t0))
-	record "$name" 0 "$base" "$(git_tree log -1 --format=%s "$base")" apply pass 0 "base"
+	CELL_INPUTS=$read_by record "$name" 0 "$base" "$(git_tree log -1 --format=%s "$base")" apply pass 0 "base"
 	while read -r idx sha subj; do
-		record "$name" "$idx" "$sha" "$subj" apply pass "$secs" ""
+		CELL_INPUTS=$read_by record "$name" "$idx" "$sha" "$subj" apply pass "$secs" ""
 	done < <(git_tree log --reverse --format='%H %s' "$base..$head" | awk '{print NR, $0}')
 }
 

@@ -155,7 +155,7 @@ class Cell:
     arch: str = ""
     cached: bool = False    # taken from a cache, not computed by this run
     missing: bool = False   # planned, and no stage decided it
-    inputs: tuple = ()      # what its result read, a line each (keys.sh's key_manifest)
+    inputs: tuple = ()      # what its result read, a line each (keys.sh's key_from)
 
     @classmethod
     def parse(cls, line):

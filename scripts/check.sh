@@ -199,20 +199,16 @@ cell_inputs() {
 # for SERIES, made once for all the series' commits (the background jobs
 # of run_checks read it); empty for a check whose hash could not be made
 # (a bad inputs file, named on stderr), which then fails at every commit.
-# What each hash read goes to $CHECK_INPUTS/<check> (keys.sh's
-# key_manifest), for the cells' inputs.
+# What each hash read goes to $CHECK_INPUTS/<check> (keys.sh's key_from
+# writes it), for the cells' inputs, when CHECK_INPUTS names a directory.
 declare -A CHECK_HASH=()
 CHECK_INPUTS=""
 hash_checks() {
 	local s=$1 c
 	shift
 	for c in "$@"; do
-		if [[ -z $CHECK_INPUTS ]]; then
-			CHECK_HASH[$c]=$(check_hash "$c" "$s") || CHECK_HASH[$c]=""
-			continue
-		fi
-		rm -f "$CHECK_INPUTS/$c"
-		CHECK_HASH[$c]=$(KEY_INPUTS=$CHECK_INPUTS/$c check_hash "$c" "$s") || CHECK_HASH[$c]=""
+		[[ -z $CHECK_INPUTS ]] || rm -f "$CHECK_INPUTS/$c"
+		CHECK_HASH[$c]=$(KEY_INPUTS=${CHECK_INPUTS:+$CHECK_INPUTS/$c} check_hash "$c" "$s") || CHECK_HASH[$c]=""
 	done
 }
 

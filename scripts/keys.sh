@@ -22,51 +22,36 @@
 # argument may be one.  When an input cannot be read or its command fails,
 # key_from prints nothing, says which on stderr and fails: a key is never
 # made from part of its inputs.  With KEY_INPUTS set to a file, key_from
-# also writes there what the result read (key_manifest): the cell that
-# the result decides keeps it (lib.sh's record, CELL_INPUTS).
+# also writes there what the result read, in the same pass (key_inputs'
+# fd 3), then "key KEY": the cell that the result decides keeps it
+# (lib.sh's record, CELL_INPUTS).
 key_from() {
-	local len=$1 key
+	local len=$1 key manifest=${KEY_INPUTS:-} sink=/dev/null
 	shift
 	[[ $len =~ ^[1-9][0-9]*$ ]] || { echo "key_from: '$len' is not a length" >&2; return 1; }
+	if [[ -n $manifest ]]; then
+		sink=$manifest.tmp
+		: 2>/dev/null >"$sink" || { echo "key_from: cannot write what the key read to $manifest" >&2; return 1; }
+	fi
 	key=$(
 		set -o pipefail
 		# A key made by one of the commands writes no manifest of its own.
 		unset KEY_INPUTS
+		exec 3>>"$sink"
 		key_inputs "$@" | key_of "$len"
-	) || return 1
-	if [[ -n ${KEY_INPUTS:-} ]] && ! { { key_manifest "$@" && echo "key $key"; } >"$KEY_INPUTS.tmp" &&
-		mv -f "$KEY_INPUTS.tmp" "$KEY_INPUTS"; }; then
-		rm -f "$KEY_INPUTS.tmp"
-		echo "key_from: cannot write what the key read to $KEY_INPUTS" >&2
+	) || { [[ -z $manifest ]] || rm -f "$manifest.tmp"; return 1; }
+	if [[ -n $manifest ]] && ! { echo "key $key" >>"$manifest.tmp" && mv -f "$manifest.tmp" "$manifest"; }; then
+		rm -f "$manifest.tmp"
+		echo "key_from: cannot write what the key read to $manifest" >&2
 		return 1
 	fi
 	printf '%s\n' "$key"
 }
 
-# key_manifest INPUT...: key_from's inputs as a reader sees them, one a
-# line: "text LINE" (for each line of a WORD), "file PATH SHA256", "run
-# CMD ARG..." (what the command printed is in the key, not here).
-key_manifest() {
-	local kind="" w sum line
-	for w; do
-		case $w in
-		--text | --files | --run)
-			[[ $kind != --run ]] || echo
-			kind=$w
-			[[ $kind != --run ]] || printf 'run'
-			continue
-			;;
-		esac
-		case $kind in
-		--text) while IFS= read -r line; do printf 'text %s\n' "$line"; done <<<"$w" ;;
-		--files) sum=$(file_sums "$w") && printf 'file %s %s\n' "$w" "$sum" || return 1 ;;
-		--run) printf ' %s' "$w" ;;
-		esac
-	done
-	[[ $kind != --run ]] || echo
-}
-
-# key_inputs INPUT...: what key_from hashes, as described there.
+# key_inputs INPUT...: what key_from hashes, as described there, on
+# stdout; and on fd 3 the same inputs as a reader sees them, one a line:
+# "text LINE" (for each line of a WORD), "file PATH SHA256", "run CMD
+# ARG..." (what the command printed is in the key, not there).
 key_inputs() {
 	local kind=""
 	local -a words=()
@@ -87,17 +72,32 @@ key_inputs() {
 	key_input "$kind" "${words[@]}"
 }
 
-# key_input KIND WORD...: one input of key_from.
+# key_input KIND WORD...: one input of key_from (key_inputs).
 key_input() {
-	local kind=$1
+	local kind=$1 w line i sums
+	local -a each
 	shift
 	case $kind in
 	"") ;;
-	--text) ((!$#)) || printf '%s\n' "$@" ;;
-	--files) ((!$#)) || file_sums "$@" || { echo "key_from: cannot read $*" >&2; return 1; } ;;
+	--text)
+		((!$#)) || printf '%s\n' "$@"
+		for w; do
+			while IFS= read -r line; do printf 'text %s\n' "$line"; done <<<"$w"
+		done >&3
+		;;
+	--files)
+		(($#)) || return 0
+		sums=$(file_sums "$@") || { echo "key_from: cannot read $*" >&2; return 1; }
+		printf '%s\n' "$sums"
+		mapfile -t each <<<"$sums"
+		for ((i = 0; i < $#; i++)); do
+			printf 'file %s %s\n' "${@:i+1:1}" "${each[i]}"
+		done >&3
+		;;
 	--run)
 		(($#)) || { echo "key_from: --run names no command" >&2; return 1; }
-		"$@" || { echo "key_from: $* failed" >&2; return 1; }
+		printf 'run%s\n' "$(printf ' %s' "$@")" >&3
+		"$@" 3>&- || { echo "key_from: $* failed" >&2; return 1; }
 		;;
 	esac
 }

@@ -9,7 +9,7 @@
         detail, log, arch, cached (true for a cell taken from a cache),
         "missing": true for a planned cell no stage decided, and "inputs":
         what the cell's result read, a line each ("text LINE", "file PATH
-        SHA256", "run CMD ARG...", "key KEY": keys.sh's key_manifest; empty
+        SHA256", "run CMD ARG...", "key KEY": what keys.sh's key_from writes; empty
         for a cell from a table, or one whose stage keeps none); index and
         seconds as numbers; a table from before the
         arch column has the arch record gave its stage), and

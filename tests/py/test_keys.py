@@ -106,17 +106,9 @@ def test_tree_sums_of_an_empty_directory_is_empty_and_reads_no_input(tmp_path):
 def test_every_shell_key_is_made_by_key_from():
     # Issue 29: no stage composes a stream for the hash itself; each names
     # its inputs to key_from, and key_of is key_from's alone.
-    found = []
-    for path in code_files():
-        if path.name == "keys.sh" or path.suffix == ".py":
-            continue
-        try:
-            text = path.read_text()
-        except UnicodeDecodeError:
-            continue
-        for n, line in enumerate(text.splitlines(), 1):
-            if re.search(r"\bkey_of\b", line.split("#", 1)[0]):
-                found.append(f"{path.relative_to(ROOT)}:{n}: {line.strip()}")
+    found = [f"{path.relative_to(ROOT)}:{n}: {line.strip()}"
+             for path, n, line in code_lines(lambda p: p.name == "keys.sh" or p.suffix == ".py")
+             if re.search(r"\bkey_of\b", line.split("#", 1)[0])]
     assert not found, "keys made outside key_from:\n" + "\n".join(found)
 
 
@@ -142,19 +134,24 @@ def code_files():
     yield ROOT / "Makefile"
 
 
-def test_no_code_but_keys_sh_and_keys_py_computes_a_hash():
-    # Issue 29: every cache key is made by one helper per language.
-    # Comments may name the tools; code may not call them.
-    found = []
+def code_lines(skip):
+    """(path, line number, line) of every text file of code_files() but
+    those SKIP(path) is true for."""
     for path in code_files():
-        if path.name in ("keys.sh", "keys.py"):
+        if skip(path):
             continue
         try:
             text = path.read_text()
         except UnicodeDecodeError:
             continue
         for n, line in enumerate(text.splitlines(), 1):
-            code = line.split("#", 1)[0] if not line.lstrip().startswith(("//", "/*", "*")) else ""
-            if HASHING.search(code):
-                found.append(f"{path.relative_to(ROOT)}:{n}: {line.strip()}")
+            yield path, n, line
+
+
+def test_no_code_but_keys_sh_and_keys_py_computes_a_hash():
+    # Issue 29: every cache key is made by one helper per language.
+    # Comments may name the tools; code may not call them.
+    found = [f"{path.relative_to(ROOT)}:{n}: {line.strip()}"
+             for path, n, line in code_lines(lambda p: p.name in ("keys.sh", "keys.py"))
+             if HASHING.search(line.split("#", 1)[0] if not line.lstrip().startswith(("//", "/*", "*")) else "")]
     assert not found, "hashes made outside scripts/keys.sh and scripts/keys.py:\n" + "\n".join(found)
