@@ -19,8 +19,9 @@
         and boot-<arch> of each other boot architecture the run has cells
         of), beside their 15-minute budget for a cold run; the physical
         limit of a cold run (physical_limit: the compile work no
-        per-commit pipeline avoids over the cores, BENCH_CORES or this
-        machine's, plus the guests' time), the last cold make's ratio to
+        per-commit pipeline avoids, in CPU seconds (a build cell's cpu
+        column), over the cores, BENCH_CORES or this machine's, plus the
+        guests' time), the last cold make's ratio to
         it and each stage's share of the cells' seconds; and the pty
         throughput table (bench-pty.tsv) when there is one, and the sizes
         of the structures that hold signal sets at each series' base and
@@ -307,43 +308,56 @@ def cell_rows(results):
 
 
 def physical_limit(rows, cores):
-    """The cold run's floor from its cells: [(part, cells, seconds)] and the
-    limit, (compile work) / cores + the guests' time.  The compile work is
-    what no per-commit pipeline avoids: each base once per configuration
-    (a commit 0 that no series has as a later commit), each commit's own
-    recompile at the leanest configuration, and the cross cells (the other
-    architectures' touched objects).  A cell counts once per commit sha,
-    stage and architecture; a cached cell counts the seconds of the run
-    that computed it (a boot only when that run stored its cell: its
-    seconds are not in the boot cache), so the figure is the cold run's
+    """The cold run's floor from its cells: [(part, cells, seconds, unmeasured)]
+    and the limit, (compile work) / cores + the guests' time.  The compile
+    work is what no per-commit pipeline avoids, in CPU seconds: each base
+    once per configuration (a commit 0 that no series has as a later
+    commit), each commit's own recompile at the leanest configuration, and
+    the cross cells (the other architectures' touched objects).  A build
+    cell counts the CPU time its make took (the cpu column); one without it
+    (from before it was kept) counts its seconds, which understate a
+    parallel make: UNMEASURED says how many did.  A cross cell's make runs
+    one job, so its seconds are its CPU time.  A cell counts once per
+    commit sha, stage and architecture; a cached cell counts what the run
+    that computed it measured (a boot only when that run stored its cell:
+    its seconds are not in the boot cache), so the figure is the cold run's
     only after one."""
     later = {(r["stage"], r["arch"], r["commit"]) for r in rows if r["index"] != "0"}
     parts = {"bases": {}, "recompiles": {}, "cross": {}, "guests": {}}
+    unmeasured = {"bases": set(), "recompiles": set(), "cross": set(), "guests": set()}
     for r in rows:
         key = (r["stage"], r["arch"], r["commit"])
         part = None
+        work = seconds(r["seconds"]) or 0
         if is_build(r["stage"]):
             if r["index"] == "0" and key not in later:
                 part = "bases"
             elif r["index"] != "0" and r["stage"] == LEAN_BUILD:
                 part = "recompiles"
+            if part:
+                cpu = seconds(r.get("cpu", ""))
+                if cpu is None:
+                    unmeasured[part].add(key)
+                else:
+                    work = cpu
+                    unmeasured[part].discard(key)
         elif r["stage"] == "cross" and r["status"] != "skip":
             part = "cross"
         elif is_boot(r["stage"]):
             part = "guests"
         if part:
             # The same commit's cell in two series is one piece of work:
-            # the seconds of the run that did it.
+            # the most the runs that did it measured.
             cells = parts[part]
-            cells[key] = max(cells.get(key, 0), seconds(r["seconds"]) or 0)
+            cells[key] = max(cells.get(key, 0), work)
     table = [
-        ("each base, once per configuration", parts["bases"]),
-        ("each commit's own recompile, at the leanest configuration", parts["recompiles"]),
-        ("the touched objects on the other architectures (cross)", parts["cross"]),
-        ("the guests (the boot cells)", parts["guests"]),
+        ("each base, once per configuration", "bases"),
+        ("each commit's own recompile, at the leanest configuration", "recompiles"),
+        ("the touched objects on the other architectures (cross)", "cross"),
+        ("the guests (the boot cells)", "guests"),
     ]
-    out = [(label, len(cells), sum(cells.values())) for label, cells in table]
-    compile_secs = sum(secs for _, _, secs in out[:3])
+    out = [(label, len(parts[k]), sum(parts[k].values()), len(unmeasured[k])) for label, k in table]
+    compile_secs = sum(secs for _, _, secs, _ in out[:3])
     return out, compile_secs / max(cores, 1) + out[3][2]
 
 
@@ -354,11 +368,14 @@ def print_limit(report, results, cores):
     parts, limit = physical_limit(rows, cores)
     print()
     print(f"physical limit of a cold run here ({cores} cores): the compile work no "
-          "per-commit pipeline avoids, over the cores, plus the guests' time "
-          "(from the cells: a cached cell counts the seconds of the run that "
-          "computed it, so it is the cold run's only after one)")
-    for label, cells, secs in parts:
-        print(f"  {label:<60} {cells:>4} cells {secs:>7.0f} s")
+          "per-commit pipeline avoids, in CPU seconds over the cores, plus the guests' time "
+          "(from the cells: a cached cell counts what the run that computed it "
+          "measured, so it is the cold run's only after one)")
+    for n, (label, cells, secs, unmeasured) in enumerate(parts):
+        what = "s" if n == 3 else "s CPU"
+        note = (f"  ({unmeasured} build cell(s) without their CPU time: their seconds "
+                "counted, which understate a parallel make)") if unmeasured else ""
+        print(f"  {label:<60} {cells:>4} cells {secs:>7.0f} {what}{note}")
     print(f"  {'limit':<60} {'':>10} {mmss(limit):>7}")
     _, what, is_cold_make, _, _ = TARGETS[0]
     cold = [r for r in read_runs(report) if r["what"] == what and is_cold_make(r)]

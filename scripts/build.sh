@@ -142,7 +142,7 @@ bisect_series() {
 		local read_by=$LOGS/inputs/build-$BA_PREFIX$CONFIG-$sha
 		build_inputs "$sha" "$read_by" ||
 			{ rm -f "$wstate"; warn "cannot write what the build of ${sha:0:12} read to $read_by"; return 1; }
-		CELL_INPUTS=$read_by record "$name" "$idx" "$sha" "$subj" "$(arch_stage build)" "$status" "$secs" "$detail" \
+		CELL_CPU=$(art_cpu "$row_art") CELL_INPUTS=$read_by record "$name" "$idx" "$sha" "$subj" "$(arch_stage build)" "$status" "$secs" "$detail" \
 			"$row_art/build.log"
 		bench build "$name/$idx ${sha:0:12}$row_cached" "$secs"
 		if [[ -s $row_art/objects ]]; then

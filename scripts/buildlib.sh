@@ -290,23 +290,39 @@ build_killed() {
 	(($1 > 128)) || grep -qE '(\] (Interrupt|Terminated|Killed)|Error (130|137|143))$' "$2"
 }
 
+# keep_cpu DIR MARK: the CPU seconds since MARK (lib.sh's cpu_mark) in
+# DIR/cpu, for the build cell (art_cpu); none when they are not known.
+keep_cpu() {
+	local cpu
+	cpu_spent cpu "$2"
+	[[ -z $cpu ]] || echo "$cpu" >"$1/cpu"
+}
+
+# art_cpu ART: the CPU seconds the build kept in ART took (keep_cpu), or
+# nothing: an artifact from before they were kept, or none.
+art_cpu() {
+	[[ ! -f $1/cpu ]] || sed -n '1{/^[0-9][0-9]*$/p}' "$1/cpu"
+}
+
 # build_commit SHA ART: build into $OUT, leave the result in ART, the
-# commit's artifact_dir.  Prints nothing; the artifact's 'result' file holds "status seconds detail".
+# commit's artifact_dir.  Prints nothing; the artifact's 'result' file
+# holds "status seconds detail", its 'cpu' file the CPU seconds (keep_cpu).
 # Returns non-zero only when the workspace itself failed (a checkout, a copy):
 # then nothing is stored.  Called as `build_commit || ...`, so without
 # errexit: every step checks its own status.
 build_commit() {
-	local sha=$1 art=$2 tmp t0 rc=0 key
+	local sha=$1 art=$2 tmp t0 rc=0 key cpu0
 	artifact_done "$art" && return 0
 	key=$(config_key "$sha") || return 1
 	tmp=$art.tmp
 	rm -rf "$tmp" && mkdir -p "$tmp" || return 1
 	t0=$(now)
+	cpu_mark cpu0 || true
 	checkout_src "$sha" || { warn "cannot check out ${sha:0:12} in $SRC"; return 1; }
 	since_parent "$sha" || { warn "cannot mark what differs from the parent of ${sha:0:12} in $SRC"; return 1; }
 	if ! configure "$sha" "$tmp/build.log" "$key"; then
 		printf 'fail %s %s\n' $(($(now) - t0)) "config: $(grep -m1 -A1 '^error:' "$tmp/build.log" | tail -n1 | xargs)" >"$tmp/result" &&
-			mv_artifact "$tmp" "$art"
+			keep_cpu "$tmp" "$cpu0" && mv_artifact "$tmp" "$art"
 		return
 	fi
 	if [[ ${CLEAN_FIRST:-0} == 1 ]]; then
@@ -337,6 +353,7 @@ build_commit() {
 	else
 		printf 'fail %s %s\n' $(($(now) - t0)) "$(first_error "$tmp/build.log")" >"$tmp/result" || return 1
 	fi
+	keep_cpu "$tmp" "$cpu0" || return 1
 	mv_artifact "$tmp" "$art"
 }
 

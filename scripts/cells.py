@@ -58,7 +58,7 @@ import shutil
 import sys
 
 FIELDS = ("series", "index", "commit", "subject", "stage", "status",
-          "seconds", "detail", "log", "arch", "cached")
+          "seconds", "detail", "log", "arch", "cached", "cpu")
 HEADER = "\t".join(FIELDS)
 ANY_ARCH = "*"
 HOST_ARCH = "x86_64"    # the architecture every commit is built and booted on
@@ -156,17 +156,23 @@ class Cell:
     cached: bool = False    # taken from a cache, not computed by this run
     missing: bool = False   # planned, and no stage decided it
     inputs: tuple = ()      # what its result read, a line each (keys.sh's key_from)
+    # The CPU seconds (user and system, of every process) that the work
+    # took, for a cell whose stage measures them (a build); of the run
+    # that computed it when cached; None when not measured.
+    cpu: int | None = None
 
     @classmethod
     def parse(cls, line):
-        """A cell from one results.tsv row (one without the cached column,
-        or without the arch column too, from an older workspace: their
-        detail said ", cached" or "(cached)")."""
+        """A cell from one results.tsv row (one without the cpu column, the
+        cached column or the arch column too, from an older workspace: its
+        cpu is not known, and its detail said ", cached" or "(cached)")."""
         parts = line.rstrip("\n").split("\t")
-        if len(parts) == len(FIELDS) - 2:
+        if len(parts) == len(FIELDS) - 3:
             parts.append(arch_of_stage(parts[4]))
-        if len(parts) == len(FIELDS) - 1:
+        if len(parts) == len(FIELDS) - 2:
             parts.append("1" if parts[7].endswith("(cached)") or ", cached" in parts[7] else "0")
+        if len(parts) == len(FIELDS) - 1:
+            parts.append("")
         if len(parts) != len(FIELDS):
             raise Damaged(f"{len(parts)} fields, not {len(FIELDS)}")
         row = dict(zip(FIELDS, parts))
@@ -182,15 +188,17 @@ class Cell:
             seconds = int(row["seconds"] or 0)
         except ValueError:
             raise Damaged(f'seconds "{row["seconds"]}" is not a number') from None
+        if row["cpu"] and not row["cpu"].isdigit():
+            raise Damaged(f'cpu "{row["cpu"]}" is not a number of seconds')
         return cls(row["series"], int(row["index"]), row["commit"], row["subject"],
                    row["stage"], status, seconds, row["detail"], row["log"], row["arch"],
-                   row["cached"] == "1")
+                   row["cached"] == "1", cpu=int(row["cpu"]) if row["cpu"] else None)
 
     def row(self):
         return "\t".join(str(v) for v in (
             self.series, self.index, self.commit, self.subject, self.stage,
             self.status.value, self.seconds, self.detail, self.log, self.arch,
-            int(self.cached)))
+            int(self.cached), "" if self.cpu is None else self.cpu))
 
     @property
     def key(self):
@@ -305,7 +313,7 @@ def read_results(path, encoding="utf-8"):
     with open(path, encoding=encoding, errors="surrogateescape", newline="") as f:
         lines = f.read().split("\n")
     header = lines[0]
-    if header not in (HEADER, "\t".join(FIELDS[:-1]), "\t".join(FIELDS[:-2])):
+    if header not in ("\t".join(FIELDS[:n]) for n in range(len(FIELDS) - 3, len(FIELDS) + 1)):
         raise Damaged("line 1: not the header of a results table")
     cells = []
     for n, line in enumerate(lines[1:], start=2):

@@ -335,13 +335,45 @@ now() {
 	echo "$EPOCHSECONDS"
 }
 
+# cpu_mark VAR: VAR set to the CPU time, in clock ticks (user and system),
+# of the children this shell has waited for, theirs included: /proc's
+# cutime and cstime.  Two marks around a piece of work that runs in the
+# foreground give its CPU time (cpu_spent); not in $(...), whose subshell
+# has children of its own.  False, VAR empty, when /proc cannot say.
+CLK_TCK=""
+cpu_mark() {
+	local -n _mark=$1
+	local stat
+	local -a f
+	_mark=""
+	[[ -n $CLK_TCK ]] || CLK_TCK=$(getconf CLK_TCK 2>/dev/null) || CLK_TCK=""
+	[[ $CLK_TCK =~ ^[1-9][0-9]*$ ]] || return 1
+	read -r stat <"/proc/$BASHPID/stat" 2>/dev/null || return 1
+	# The fields after the command name: state is the 3rd of the line,
+	# cutime and cstime the 16th and 17th.
+	read -r -a f <<<"${stat##*) }"
+	[[ ${f[13]:-} =~ ^[0-9]+$ && ${f[14]:-} =~ ^[0-9]+$ ]] || return 1
+	_mark=$((f[13] + f[14]))
+}
+
+# cpu_spent VAR MARK: VAR set to the CPU seconds (rounded) this shell's
+# children took since cpu_mark set MARK; empty when either mark is
+# missing.  Not in $(...), as cpu_mark.
+cpu_spent() {
+	local -n _spent=$1
+	local mark=$2 end
+	_spent=""
+	[[ -n $mark ]] && cpu_mark end || return 0
+	_spent=$(((end - mark + CLK_TCK / 2) / CLK_TCK))
+}
+
 # sanitize: standard input without control characters (terminal escapes in
 # mail or on a guest's console) other than tab and newline.
 sanitize() {
 	LC_ALL=C tr -d '\000-\010\013-\037\177'
 }
 
-RESULTS_HEADER=$'series\tindex\tcommit\tsubject\tstage\tstatus\tseconds\tdetail\tlog\tarch\tcached'
+RESULTS_HEADER=$'series\tindex\tcommit\tsubject\tstage\tstatus\tseconds\tdetail\tlog\tarch\tcached\tcpu'
 
 # The cells of a run are owned by scripts/cells.py: the plan (what the run
 # owes), the store (what each stage decided: one file per cell under
@@ -376,9 +408,13 @@ cell_store() {
 # the result read comes in the file CELL_INPUTS names, when the caller
 # sets it (keys.sh's key_from writes it): kept beside the cell's file as
 # .<name>.inputs (a dot file, which no reader of the store takes for a
-# cell), written before it; a cell recorded without one has none.
+# cell), written before it; a cell recorded without one has none.  The
+# CPU seconds the work took (cpu_mark), when the stage measured them, come
+# in CELL_CPU; a cell recorded without them has none.
 record() {
 	local series=$1 index=$2 commit=$3 subject=$4 stage=$5 status=$6 secs=$7 detail=$8 log=${9:-} arch=${10-} cached=${11-}
+	local cpu=${CELL_CPU:-}
+	[[ $cpu =~ ^[0-9]*$ ]] || die "record: bad CELL_CPU '$cpu'"
 	if [[ -z $cached ]]; then
 		cached=0
 		[[ $detail != *"(cached)" && $detail != *", cached"* ]] || cached=1
@@ -416,8 +452,8 @@ record() {
 	if ! { { [[ -d $dir ]] || mkdir -p "$dir"; } && store_inputs "$file"; }; then
 		die "could not store what the $stage cell of $series [$index] read beside $file (is the disk full?); the cells stored before it are kept"
 	fi
-	if ! { printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$series" "$index" "$commit" \
-			"$subject" "$stage" "$status" "$secs" "$detail" "$log" "$arch" "$cached" >"$tmp" &&
+	if ! { printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$series" "$index" "$commit" \
+			"$subject" "$stage" "$status" "$secs" "$detail" "$log" "$arch" "$cached" "$cpu" >"$tmp" &&
 		mv -f "$tmp" "$file"; }; then
 		rm -f "$tmp"
 		die "could not store the $stage cell of $series [$index] ($status) in $file (is the disk full?); the cells stored before it are kept"

@@ -7,6 +7,8 @@
         a results.tsv.  Writes OUTDIR/results.json, one record per cell with the fields of
         results.tsv (series, index, commit, subject, stage, status, seconds,
         detail, log, arch, cached (true for a cell taken from a cache),
+        cpu (the CPU seconds a build cell's work took; null for a cell
+        whose stage does not measure them),
         "missing": true for a planned cell no stage decided, and "inputs":
         what the cell's result read, a line each ("text LINE", "file PATH
         SHA256", "run CMD ARG...", "key KEY": what keys.sh's key_from writes; empty

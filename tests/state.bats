@@ -243,8 +243,8 @@ applied_fixture() {
 	[ "$status" -eq 0 ]
 	run ws build.sh series
 	[ "$status" -eq 0 ]
-	head -n1 "$WORKDIR/report/results.tsv" | grep -q $'\tlog\tarch\tcached$'
-	grep -qx $'one\t1\tx\tadd a\tcheckpatch\twarn\t1\tkept\t/old/c\t\t0' "$WORKDIR/report/results.tsv"
+	head -n1 "$WORKDIR/report/results.tsv" | grep -q $'\tlog\tarch\tcached\tcpu$'
+	grep -qx $'one\t1\tx\tadd a\tcheckpatch\twarn\t1\tkept\t/old/c\t\t0\t' "$WORKDIR/report/results.tsv"
 	[ "$(awk -F'\t' '$2 == 0 && $5 == "build"' "$WORKDIR/report/results.tsv" | wc -l)" -eq 1 ]
 	awk -F'\t' '$2 == 0 && $5 == "build" { exit !($10 == "x86_64" && $9 != "/old/log") }' "$WORKDIR/report/results.tsv"
 	[ ! -e "$WORKDIR/report/results.tsv.old" ]
@@ -261,7 +261,7 @@ applied_fixture() {
 	[[ $output == *"has no log column yet"* ]]
 	[[ $output != *"damaged"* ]]
 	[ -f "$WORKDIR/report/results.tsv.old" ]
-	head -n1 "$WORKDIR/report/results.tsv" | grep -q $'\tlog\tarch\tcached$'
+	head -n1 "$WORKDIR/report/results.tsv" | grep -q $'\tlog\tarch\tcached\tcpu$'
 	run ws matrix.sh
 	[ "$status" -eq 0 ]
 }
@@ -291,6 +291,31 @@ applied_fixture() {
 	rec one 1 "$sha" "add a" boot fail 12 "fail: 1 failed" /log
 	rec one 1 "$sha" "add a" boot pass 0 "pass: 3 passed (cached)" /log
 	[ "$(secs_of)" = 0 ]
+}
+
+@test "cpu_spent counts the CPU time of the children waited for, theirs included, not the time they slept" {
+	# burn TICKS: runs until its own CPU time (/proc's utime and stime)
+	# reaches TICKS, whatever the load.
+	cat >"$BATS_TEST_TMPDIR/burn" <<'EOF'
+while read -r s <"/proc/$BASHPID/stat"; f=(${s##*) }); ((f[11] + f[12] < $1)); do :; done
+EOF
+	cat >"$BATS_TEST_TMPDIR/measure" <<'EOF'
+source "$WS/scripts/lib.sh"
+cpu_mark m || exit 9
+# 1.5 s of CPU in a grandchild, then 1.5 s asleep in a child.
+bash -c 'bash "$1" 150' _ "$BATS_TEST_TMPDIR/burn"
+cpu_spent busy "$m"
+cpu_mark m
+sleep 1.5
+cpu_spent idle "$m"
+cpu_spent none ""
+echo "busy=$busy idle=$idle none=[$none]"
+EOF
+	run env WS="$WS" BATS_TEST_TMPDIR="$BATS_TEST_TMPDIR" bash "$BATS_TEST_TMPDIR/measure"
+	[ "$status" -eq 0 ]
+	[[ $output =~ ^busy=([0-9]+)\ idle=([0-9]+)\ none=\[\]$ ]]
+	((BASH_REMATCH[1] >= 1 && BASH_REMATCH[1] <= 3))
+	[ "${BASH_REMATCH[2]}" -eq 0 ]
 }
 
 @test "control characters from a guest console reach neither the terminal nor the report" {

@@ -1383,7 +1383,9 @@ EOF
 	run env NO_DEPS=1 DEBUG=0 CHECKS=checkpatch bash "$WS/scripts/all.sh"
 	# The fixture tree has no checkpatch.pl: that check fails, the rest pass.
 	[[ $output == *"== one =="* ]]
-	head -n1 "$WORKDIR/report/results.tsv" | grep -qx $'series\tindex\tcommit\tsubject\tstage\tstatus\tseconds\tdetail\tlog\tarch\tcached'
+	head -n1 "$WORKDIR/report/results.tsv" | grep -qx $'series\tindex\tcommit\tsubject\tstage\tstatus\tseconds\tdetail\tlog\tarch\tcached\tcpu'
+	# Every build cell has the CPU seconds its make took (bench's limit).
+	[ "$(awk -F'\t' '$5 == "build" && $12 !~ /^[0-9]+$/' "$WORKDIR/report/results.tsv")" = "" ]
 	# Every build and boot cell names its evidence, and it is there.
 	local log
 	while IFS= read -r log; do

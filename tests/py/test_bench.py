@@ -286,49 +286,75 @@ def test_estimate_without_history_says_nothing(tmp_path):
     assert estimate(tmp_path, "all") == ""
 
 
-LIMIT_ROWS = """series\tindex\tcommit\tsubject\tstage\tstatus\tseconds\tdetail\tlog\tarch\tcached
-a\t0\tbase1\tbase\tbuild\tpass\t400\t\t\tx86_64\t1
-a\t1\tc1\tone\tbuild\tpass\t60\t\t\tx86_64\t1
-a\t2\tc2\ttwo\tbuild\tpass\t40\t\t\tx86_64\t0
-b\t0\tc2\ttwo\tbuild\tpass\t40\t\t\tx86_64\t1
-b\t1\tc3\tthree\tbuild\tpass\t20\t\t\tx86_64\t0
-a\t0\tbase1\tbase\tbuild-arm64\tpass\t300\t\t\tarm64\t0
-a\t2\tc2\ttwo\tbuild-arm64\tpass\t90\t\t\tarm64\t0
-a\t1\tc1\tone\tcross\tpass\t30\t\t\tarm\t0
-a\t1\tc1\tone\tcross\tskip\t0\tnot covered\t\txtensa\t0
-a\t2\tc2\ttwo\tboot\tpass\t25\t\t\tx86_64\t0
-b\t0\tc2\ttwo\tboot\tpass\t0\t(cached)\t\tx86_64\t1
-a\t1\tc1\tone\tsparse\tpass\t50\t\t\t\t0
+LIMIT_ROWS = """series\tindex\tcommit\tsubject\tstage\tstatus\tseconds\tdetail\tlog\tarch\tcached\tcpu
+a\t0\tbase1\tbase\tbuild\tpass\t400\t\t\tx86_64\t1\t781
+a\t1\tc1\tone\tbuild\tpass\t60\t\t\tx86_64\t1\t110
+a\t2\tc2\ttwo\tbuild\tpass\t40\t\t\tx86_64\t0\t75
+b\t0\tc2\ttwo\tbuild\tpass\t40\t\t\tx86_64\t1\t75
+b\t1\tc3\tthree\tbuild\tpass\t20\t\t\tx86_64\t0\t
+a\t0\tbase1\tbase\tbuild-arm64\tpass\t300\t\t\tarm64\t0\t590
+a\t2\tc2\ttwo\tbuild-arm64\tpass\t90\t\t\tarm64\t0\t170
+a\t1\tc1\tone\tcross\tpass\t30\t\t\tarm\t0\t
+a\t1\tc1\tone\tcross\tskip\t0\tnot covered\t\txtensa\t0\t
+a\t2\tc2\ttwo\tboot\tpass\t25\t\t\tx86_64\t0\t
+b\t0\tc2\ttwo\tboot\tpass\t0\t(cached)\t\tx86_64\t1\t
+a\t1\tc1\tone\tsparse\tpass\t50\t\t\t\t0\t
 """
 
 
-def test_physical_limit_counts_each_base_once_and_each_commit_at_the_lean_config(tmp_path):
-    """Bases: base1 on x86 and arm64 (c2, b's commit 0, is a's commit 2:
-    a recompile, counted once); recompiles: c1, c2, c3 on the lean config
-    only (arm64's head is not one); cross: the compiled cell, not the
-    skipped one; guests: c2's boot, once, with the seconds of the run that
-    booted it (b's row of it is cached).
-    Limit: (700 + 120 + 30) / 2 + 25 = 450 s; the cold make of 2500 s is
-    5.6 times it."""
+def limit_lines(tmp_path, table):
     shutil.copy(FIX / "bench-raw.tsv", tmp_path / "bench-raw.tsv")
     shutil.copy(FIX / "bench-runs.tsv", tmp_path / "bench-runs.tsv")
-    (tmp_path / "results.tsv").write_text(LIMIT_ROWS)
+    (tmp_path / "results.tsv").write_text(table)
     out = subprocess.run([str(TOOL), str(tmp_path)], check=True,
                          capture_output=True, text=True).stdout
     lines = out.splitlines()
     start = next(i for i, l in enumerate(lines) if l.startswith("physical limit"))
     assert "(2 cores)" in lines[start]
-    got = [" ".join(l.split()) for l in lines[start + 1:start + 8]]
-    assert got == [
-        "each base, once per configuration 2 cells 700 s",
-        "each commit's own recompile, at the leanest configuration 3 cells 120 s",
-        "the touched objects on the other architectures (cross) 1 cells 30 s",
+    assert "in CPU seconds over the cores" in lines[start]
+    return [" ".join(l.split()) for l in lines[start + 1:start + 8]]
+
+
+def test_physical_limit_counts_each_base_once_and_each_commit_at_the_lean_config(tmp_path):
+    """Bases: base1 on x86 and arm64 (c2, b's commit 0, is a's commit 2:
+    a recompile, counted once); recompiles: c1, c2, c3 on the lean config
+    only (arm64's head is not one); each build at the CPU time its make
+    took, but c3's, whose cell has none: its seconds, and the line says
+    so; cross: the compiled cell, not the skipped one, at its seconds (one
+    make job); guests: c2's boot, once, with the seconds of the run that
+    booted it (b's row of it is cached).
+    Limit: (1371 + 205 + 30) / 2 + 25 = 828 s; the cold make of 2500 s is
+    3.0 times it."""
+    assert limit_lines(tmp_path, LIMIT_ROWS) == [
+        "each base, once per configuration 2 cells 1371 s CPU",
+        "each commit's own recompile, at the leanest configuration 3 cells 205 s CPU "
+        "(1 build cell(s) without their CPU time: their seconds counted, which "
+        "understate a parallel make)",
+        "the touched objects on the other architectures (cross) 1 cells 30 s CPU",
         "the guests (the boot cells) 1 cells 25 s",
-        "limit 7:30",
-        "the last cold make (2026-12-04 10:00): 41:40, 5.6x the limit "
+        "limit 13:48",
+        "the last cold make (2026-12-04 10:00): 41:40, 3.0x the limit "
         "(target at most 1.5x: OVER); within the 60:00 ceiling of a cold make",
         "each stage's share of the cells' seconds: build 53%, build-arm64 37%, "
         "sparse 5%, cross 3%, boot 2%",
+    ]
+
+
+def test_physical_limit_of_a_table_without_cpu_counts_the_seconds_and_says_so(tmp_path):
+    """A results.tsv from before the cpu column: every build cell counts
+    its seconds, (700 + 120 + 30) / 2 + 25 = 450 s."""
+    old = "\n".join(line.rsplit("\t", 1)[0] for line in LIMIT_ROWS.splitlines()) + "\n"
+    assert old.splitlines()[0].endswith("\tcached")
+    got = limit_lines(tmp_path, old)
+    assert got[:5] == [
+        "each base, once per configuration 2 cells 700 s CPU (2 build cell(s) without "
+        "their CPU time: their seconds counted, which understate a parallel make)",
+        "each commit's own recompile, at the leanest configuration 3 cells 120 s CPU "
+        "(3 build cell(s) without their CPU time: their seconds counted, which "
+        "understate a parallel make)",
+        "the touched objects on the other architectures (cross) 1 cells 30 s CPU",
+        "the guests (the boot cells) 1 cells 25 s",
+        "limit 7:30",
     ]
 
 

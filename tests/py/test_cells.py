@@ -5,6 +5,7 @@ export of a store with a missing, a stale and an untested cell, a damaged
 cell file, the order of the statuses, and the architecture of a stage."""
 
 import pathlib
+import re
 import shutil
 import subprocess
 import sys
@@ -159,7 +160,7 @@ def test_an_older_results_tsv_is_imported_once(tmp_path):
         "one\t1\tx\tadd a\tbuild\tpass\t1\tok\t/l\n")
     assert run("import", tmp_path).returncode == 0
     assert (tmp_path / "cells" / "one" / "1" / "build@x86_64").read_text() == \
-        "one\t1\tx\tadd a\tbuild\tpass\t1\tok\t/l\tx86_64\t0\n"
+        "one\t1\tx\tadd a\tbuild\tpass\t1\tok\t/l\tx86_64\t0\t\n"
     (tmp_path / "results.tsv").write_text("not read again\n")
     assert run("import", tmp_path).returncode == 0
 
@@ -168,13 +169,26 @@ def test_a_row_without_the_cached_column_is_cached_where_its_detail_said_so():
     old = "one\t1\tx\tadd a\tboot\tpass\t0\tpass: 3 passed (cached)\t/b\tx86_64"
     assert cells.Cell.parse(old).cached
     assert not cells.Cell.parse(old.replace(" (cached)", "")).cached
-    assert cells.Cell.parse(old + "\t1").row() == old + "\t1"
+    assert cells.Cell.parse(old + "\t1").row() == old + "\t1\t"
     try:
         cells.Cell.parse(old + "\tyes")
     except cells.Damaged as e:
         assert str(e) == 'cached "yes" is not 0 or 1'
     else:
         raise AssertionError("a cached column of yes was taken")
+
+
+def test_a_row_without_the_cpu_column_has_no_cpu_time_and_one_with_it_keeps_it():
+    row = "one\t1\tx\tadd a\tbuild\tpass\t40\tno new warnings\t/b\tx86_64\t0"
+    assert cells.Cell.parse(row).cpu is None
+    assert cells.Cell.parse(row + "\t").cpu is None
+    assert cells.Cell.parse(row + "\t77").cpu == 77
+    assert cells.Cell.parse(row + "\t77").row() == row + "\t77"
+    for bad in ("7.5", "-1", "x"):
+        with pytest.raises(cells.Damaged, match=f'cpu "{re.escape(bad)}" is not a number of seconds'):
+            cells.Cell.parse(row + "\t" + bad)
+    with pytest.raises(cells.Damaged, match="13 fields, not 12"):
+        cells.Cell.parse(row + "\t77\t1")
 
 
 def test_usage_and_a_plan_without_commits_fail():
