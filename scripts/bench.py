@@ -21,8 +21,9 @@
         limit of a cold run (physical_limit: the compile work no
         per-commit pipeline avoids, in CPU seconds (a build cell's cpu
         column), over the cores, BENCH_CORES or this machine's, plus the
-        guests' time), the last cold make's ratio to
-        it and each stage's share of the cells' seconds; and the pty
+        guests' time; when it is above the cold make's target or its
+        ceiling, that no order of the work meets them), the last cold
+        make's ratio to it and each stage's share of the cells' seconds; and the pty
         throughput table (bench-pty.tsv) when there is one, and the sizes
         of the structures that hold signal sets at each series' base and
         head (bench-memory.tsv, scripts/build.sh memory) when there are
@@ -377,7 +378,13 @@ def print_limit(report, results, cores):
                 "counted, which understate a parallel make)") if unmeasured else ""
         print(f"  {label:<60} {cells:>4} cells {secs:>7.0f} {what}{note}")
     print(f"  {'limit':<60} {'':>10} {mmss(limit):>7}")
-    _, what, is_cold_make, _, _ = TARGETS[0]
+    _, what, is_cold_make, target, _ = TARGETS[0]
+    above = [f"the {mmss(t)} {name}" for t, name in ((target, "target"), (COLD_CEILING, "ceiling"))
+             if limit > t]
+    if above:
+        print(f"  the limit is above {' and '.join(above)} of a cold make: no order of this "
+              f"work meets {'them' if len(above) > 1 else 'it'} on {cores} cores, only less "
+              "work or more cores")
     cold = [r for r in read_runs(report) if r["what"] == what and is_cold_make(r)]
     if not cold or not limit:
         print(f"  the last cold make over the limit: not measured yet (target at most "

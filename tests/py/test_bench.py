@@ -340,6 +340,25 @@ def test_physical_limit_counts_each_base_once_and_each_commit_at_the_lean_config
     ]
 
 
+def test_a_limit_above_the_target_and_the_ceiling_says_no_order_of_the_work_meets_them(tmp_path):
+    """c1's recompile at 6000 CPU seconds: (1371 + 6095 + 30) / 2 + 25 =
+    3773 s, 62:53, above the 45:00 target and the 60:00 ceiling; at 4000,
+    2773 s, 46:13, above the target only."""
+    big = LIMIT_ROWS.replace("\tx86_64\t1\t110\n", "\tx86_64\t1\t6000\n")
+    got = limit_lines(tmp_path, big)
+    assert got[4:6] == [
+        "limit 62:53",
+        "the limit is above the 45:00 target and the 60:00 ceiling of a cold make: no order "
+        "of this work meets them on 2 cores, only less work or more cores",
+    ]
+    got = limit_lines(tmp_path, big.replace("\t6000\n", "\t4000\n"))
+    assert got[4:6] == [
+        "limit 46:13",
+        "the limit is above the 45:00 target of a cold make: no order of this work meets it "
+        "on 2 cores, only less work or more cores",
+    ]
+
+
 def test_physical_limit_of_a_table_without_cpu_counts_the_seconds_and_says_so(tmp_path):
     """A results.tsv from before the cpu column: every build cell counts
     its seconds, (700 + 120 + 30) / 2 + 25 = 450 s."""
