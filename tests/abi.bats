@@ -186,3 +186,35 @@ GROW='sed -i "s/sigset_t sa_mask;/sigset_t sa_mask;\n\tvoid *sa_restorer;/" incl
 	[[ $(log_row x86_64 AT_BAD value) == *absent*no-value*new* ]]
 	[[ $(log_row x86_64 AT_SIGSET_SZ value) == *absent*" 52 "*new* ]]
 }
+
+@test "abi and uapi: the headers of an architecture at a commit are installed once for both checks of the line" {
+	# The line's scratch: CHECK_SCRATCH is check-work/<line>/<check>, and
+	# the store their sibling headers/.
+	c=$(commit_edit "signal: a comment" 'echo "/* A comment. */" >>include/uapi/asm-generic/signal.h')
+	export CHECK_SCRATCH=$BATS_TEST_TMPDIR/line/abi
+	check "$c"
+	[ "$status" -eq 0 ]
+	# x86 (x86_64's directory) and alpha, at the commit and at its parent.
+	[ "$(sort "$FAKE_INSTALLS" | xargs)" = "alpha alpha x86_64 x86_64" ]
+	[ -d "$BATS_TEST_TMPDIR/line/headers/x86/$c" ] && [ -d "$BATS_TEST_TMPDIR/line/headers/alpha/$c" ]
+	# uapi checks a generic header on x86 and the asm-generic architecture
+	# (alpha here): the abi check's installs, none of its own.
+	export CHECK_SCRATCH=$BATS_TEST_TMPDIR/line/uapi UAPI_GENERIC_ARCH=alpha
+	run "$WS/checks/uapi/run" "$c" "$BATS_TEST_TMPDIR/uapi.log"
+	echo "uapi: status $status: $output"
+	cat "$BATS_TEST_TMPDIR/uapi.log"
+	[ "$status" -eq 0 ]
+	[[ $output == "headers_install and a user-space compile pass for 1 headers (alpha x86)" ]]
+	[ "$(sort "$FAKE_INSTALLS" | xargs)" = "alpha alpha x86_64 x86_64" ]
+	grep -qx "x86: the headers of ${c:0:12} as installed: $BATS_TEST_TMPDIR/line/headers/x86/$c" "$BATS_TEST_TMPDIR/uapi.log"
+	# A commit only uapi has seen: it installs, and abi takes its install
+	# of x86 (ARCH=x86) where it would make x86_64's.
+	c=$(commit_edit "signal: another comment" 'echo "/* More. */" >>include/uapi/asm-generic/signal.h')
+	run "$WS/checks/uapi/run" "$c" "$BATS_TEST_TMPDIR/uapi.log"
+	[ "$status" -eq 0 ]
+	[ "$(sort "$FAKE_INSTALLS" | xargs)" = "alpha alpha alpha x86 x86_64 x86_64" ]
+	export CHECK_SCRATCH=$BATS_TEST_TMPDIR/line/abi
+	check "$c"
+	[ "$status" -eq 0 ]
+	[ "$(sort "$FAKE_INSTALLS" | xargs)" = "alpha alpha alpha x86 x86_64 x86_64" ]
+}
