@@ -43,6 +43,12 @@ the SHA-256 of
 FRESH=1 (boot every commit again) and JOB_MEMO=0 take nothing from a memo;
 a job's memo is written afresh each time it runs.  A memo that cannot be
 read whole is named on standard error and ignored.
+
+The memo keeps what its key read, a "read" line each (read_lines: the
+environment's values as hashes, never as they are), so that a job that
+runs for a changed input says which (why_not): its plan, the workspace's
+files, its series' files, the variables of the environment that differ,
+or the tool directory or file that changed.
 """
 
 import dataclasses
@@ -56,7 +62,7 @@ import cells  # noqa: E402
 import keys  # noqa: E402
 
 MEMO_DIR = "job-memo"
-FORMAT = "job-memo 3"
+FORMAT = "job-memo 4"
 
 # The variables that name a directory of the workspace's inputs elsewhere
 # than its own (lib.sh's defaults are under WS_ROOT): their files are hashed
@@ -188,22 +194,87 @@ def env_lines(env):
     return [f"{k}={v}" for k, v in sorted(env.items()) if k not in VOLATILE]
 
 
-def inputs_key(kind, who, series, planned, workspace, env):
-    """The job's inputs key (the module's docstring): PLANNED, the
-    cells.Planned it owes; WORKSPACE, workspace_digest of WS_ROOT and
-    series_digest of its SERIES; ENV, the environment it runs in."""
+def inputs_lines(kind, who, series, planned, workspace, env):
+    """What the job's inputs key (the module's docstring) is made from, a
+    line each: PLANNED, the cells.Planned it owes; WORKSPACE,
+    workspace_digest of WS_ROOT and series_digest of its SERIES; ENV, the
+    environment it runs in."""
+    lines = [FORMAT, f"job {kind} {who} {','.join(series)}"]
+    lines += [f"plan {p.series} {p.index} {p.commit} {p.stage} {p.arch} {p.subject}" for p in planned]
+    lines.append(f"workspace {workspace}")
+    lines += [f"env {line}" for line in env_lines(env)]
+    lines += [f"host {line}" for line in host_lines(env)]
+    return lines
+
+
+def key_of(lines):
+    """The inputs key of inputs_lines' LINES."""
     k = keys.Key()
-    add = k.line
-    add(FORMAT)
-    add(f"job {kind} {who} {','.join(series)}")
-    for p in planned:
-        add(f"plan {p.series} {p.index} {p.commit} {p.stage} {p.arch} {p.subject}")
-    add(f"workspace {workspace}")
-    for line in env_lines(env):
-        add(f"env {line}")
-    for line in host_lines(env):
-        add(f"host {line}")
+    for line in lines:
+        k.line(line)
     return k.hex()
+
+
+def inputs_key(kind, who, series, planned, workspace, env):
+    return key_of(inputs_lines(kind, who, series, planned, workspace, env))
+
+
+def read_lines(lines):
+    """inputs_lines' LINES as a memo keeps them: an environment line's
+    value as a hash of it (a variable may hold a secret), "env NAME #HASH"."""
+    out = []
+    for line in lines:
+        if line.startswith("env ") and "=" in line:
+            name, value = line[4:].split("=", 1)
+            k = keys.Key()
+            k.line(value)
+            line = f"env {name} #{k.hex(16)}"
+        out.append(line)
+    return out
+
+
+def host_item(line):
+    """What a host line (host_lines) is of: the path of a stat_line, or
+    "kvm" or "cores"."""
+    if line.startswith(("kvm ", "cores ")):
+        return line.split()[0]
+    return line[:-len(" absent")] if line.endswith(" absent") else line.rsplit(" ", 2)[0]
+
+
+def why_not(memo, lines):
+    """Why MEMO does not answer for a job whose inputs are LINES
+    (inputs_lines): the first kind of input that differs, as a phrase; ""
+    when the memo kept none (an older one) or none differs."""
+    if memo is None or not memo.read:
+        return ""
+    was, now = memo.read, read_lines(lines)
+    if was == now:
+        return ""
+
+    def of(prefix, text):
+        return [line[len(prefix):] for line in text if line.startswith(prefix)]
+
+    if of("job ", was) != of("job ", now) or of("plan ", was) != of("plan ", now):
+        return "its plan changed (the commits or the cells it owes)"
+    ws_was, ws_now = (of("workspace ", t)[0].split() if of("workspace ", t) else [] for t in (was, now))
+    if ws_was[:1] != ws_now[:1]:
+        return "the workspace's files changed (scripts/, checks/, cocci/, qemu/, fixups/ or the Makefile)"
+    if ws_was != ws_now:
+        return "its series' files changed"
+    env_was = dict(line.split(" ", 1) for line in of("env ", was))
+    env_now = dict(line.split(" ", 1) for line in of("env ", now))
+    if env_was != env_now:
+        names = sorted(set(env_was) | set(env_now))
+        said = [f"{n} {'is new' if n not in env_was else 'is gone' if n not in env_now else 'changed'}"
+                for n in names if env_was.get(n) != env_now.get(n)]
+        more = f" and {len(said) - 3} more" if len(said) > 3 else ""
+        return "the environment differs: " + ", ".join(said[:3]) + more
+    host_was, host_now = ({host_item(line): line for line in of("host ", t)} for t in (was, now))
+    changed = [k for k in sorted(set(host_was) | set(host_now)) if host_was.get(k) != host_now.get(k)]
+    if changed:
+        what = ", ".join(changed[:3]) + (f" and {len(changed) - 3} more" if len(changed) > 3 else "")
+        return f"the installed tools or the host changed: {what}"
+    return "its inputs changed"
 
 
 def log_there(cell):
@@ -220,11 +291,14 @@ class Memo:
     key: str
     when: str
     cells: list         # cells.Cell
+    read: list = dataclasses.field(default_factory=list)   # read_lines of its key
 
     def text(self):
-        """Its lines: the format, key and time, then each cell's row and,
-        after it, what it read (cells.Cell.inputs), a line each."""
+        """Its lines: the format, key and time, what the key read ("read
+        LINE", read_lines), then each cell's row and, after it, what it
+        read (cells.Cell.inputs), a line each."""
         lines = [FORMAT, f"key {self.key}", f"when {self.when}"]
+        lines.extend(f"read {line}" for line in self.read)
         for c in self.cells:
             lines.append(f"cell {c.row()}")
             lines.extend(f"inputs {line}" for line in c.inputs)
@@ -243,6 +317,9 @@ class Memo:
             raise cells.Damaged("lines 2-3: not its key and time")
         memo = cls(lines[1][4:], lines[2][5:], [])
         for n, line in enumerate(lines[3:], 4):
+            if line.startswith("read ") and not memo.cells:
+                memo.read.append(line[5:])
+                continue
             if line.startswith("inputs ") and memo.cells:
                 memo.cells[-1].inputs += (line[7:],)
                 continue
@@ -308,10 +385,11 @@ def decided(report, planned_cells):
     return out
 
 
-def keep(path, key, decided_cells):
-    """The memo of a job that ended well: KEY and its DECIDED_CELLS."""
+def keep(path, key, decided_cells, lines=()):
+    """The memo of a job that ended well: KEY, what it was made from
+    (LINES, inputs_lines) and its DECIDED_CELLS."""
     when = datetime.datetime.now().strftime("%Y-%m-%d %H:%M")
-    memo = Memo(key, when, list(decided_cells))
+    memo = Memo(key, when, list(decided_cells), read_lines(lines))
     os.makedirs(os.path.dirname(path), exist_ok=True)
     cells.write_atomically(path, memo.text())
 

@@ -137,6 +137,7 @@ class Job:
     status: int = None
     owes: list = dataclasses.field(default_factory=list)  # the cells.Planned it decides
     key: str = ""       # its inputs key when it started (jobmemo.inputs_key)
+    read: list = dataclasses.field(default_factory=list)   # what the key was made from
     cpu: float = 0.0    # the CPU seconds (user and system) of it and what it waited for
     kept: bool = False  # its memo written after it ran
 
@@ -328,9 +329,12 @@ class Scheduler:
             env["BOOT_PREBUILT"] = "1"   # a boot beside the builds never builds
         return env
 
-    def inputs_key(self, job, workspace):
+    def inputs_lines(self, job, workspace):
         mine = workspace + " " + jobmemo.series_digest(self.root, job.series)
-        return jobmemo.inputs_key(job.kind, job.who, job.series, job.owes, mine, self.job_env(job))
+        return jobmemo.inputs_lines(job.kind, job.who, job.series, job.owes, mine, self.job_env(job))
+
+    def inputs_key(self, job, workspace):
+        return jobmemo.key_of(self.inputs_lines(job, workspace))
 
     def memo(self, job):
         return jobmemo.memo_path(self.report, job.kind, job.who)
@@ -341,14 +345,19 @@ class Scheduler:
         if not self.workspace:
             return False
         try:
-            job.key = self.inputs_key(job, self.workspace)
+            job.read = self.inputs_lines(job, self.workspace)
         except OSError as e:
             cells.warn(f"cannot read the files of {job.name} ({e}): it runs, and is not kept")
             return False
+        job.key = jobmemo.key_of(job.read)
         if not self.memo_on:
             return False
         memo = jobmemo.load(self.memo(job))
+        who = f"{job.arch} ({','.join(job.series)})" if job.arch else job.who
         if not jobmemo.usable(memo, job.key):
+            why = jobmemo.why_not(memo, job.read) if memo and memo.key != job.key else ""
+            if why:
+                self.progress(job.kind, f"{who}: runs, its memo does not answer: {why}")
             return False
         try:
             jobmemo.store(self.report, memo)
@@ -359,7 +368,6 @@ class Scheduler:
         job.started = time.time()
         job.proc = False
         job.status = 0
-        who = f"{job.arch} ({','.join(job.series)})" if job.arch else job.who
         self.progress(job.kind, f"{who}: its {len(memo.cells)} cells as the run of {memo.when} "
                                 f"decided them: nothing they depend on has changed (cached; "
                                 f"{jobmemo.MEMO_DIR}/{os.path.basename(self.memo(job))})")
@@ -378,7 +386,7 @@ class Scheduler:
                 if self.inputs_key(job, jobmemo.workspace_digest(self.root)) == job.key:
                     got = jobmemo.decided(self.report, job.owes)
             if got:
-                jobmemo.keep(path, job.key, got)
+                jobmemo.keep(path, job.key, got, job.read)
                 job.kept = True
             else:
                 jobmemo.forget(path)

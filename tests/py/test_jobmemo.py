@@ -8,6 +8,7 @@ jobs it concerns run again, and only those."""
 
 import os
 import pathlib
+import re
 import shutil
 import subprocess
 import sys
@@ -174,8 +175,39 @@ def test_the_environment_is_an_input_where_and_when_are_not(tmp_path):
     _, started = run(tmp_path, {"WS_LOCK_HELD": "123", "TERM": "dumb", "MAKELEVEL": "2",
                                 "WS_TEST_SUITE": "1", "SEND_IGNORED": "0"})
     assert started == []
-    _, started = run(tmp_path, {"CROSS_MAX_OBJS": "4"})
+    out, started = run(tmp_path, {"CROSS_MAX_OBJS": "4"})
     assert len(started) == all_jobs(tmp_path)
+    assert "build      one: runs, its memo does not answer: the environment differs: CROSS_MAX_OBJS is new" in out
+
+
+def test_a_job_that_runs_again_says_which_input_changed_and_no_value_of_the_environment_is_kept(tmp_path):
+    root = workspace(tmp_path)
+    out, _ = run(tmp_path, {"A_TOKEN": "hunter2", "B_VAR": "1"})
+    assert "its memo does not answer" not in out        # none kept yet
+    memos = tmp_path / "job-memo"
+    assert not [m for m in memos.iterdir() if "hunter2" in m.read_text()]
+    assert "read env A_TOKEN #" in (memos / "build@one").read_text()
+    out, started = run(tmp_path, {"A_TOKEN": "hunter3"})
+    assert len(started) == all_jobs(tmp_path)
+    assert "one: runs, its memo does not answer: the environment differs: A_TOKEN changed, B_VAR is gone" in out
+    assert "hunter" not in out
+    with open(root / "scripts" / "build.sh", "a") as f:
+        f.write("# a comment\n")
+    out, _ = run(tmp_path, {"A_TOKEN": "hunter3"})
+    assert "one: runs, its memo does not answer: the workspace's files changed" in out
+    plan = tmp_path / "report" / "plan" / "two"
+    plan.write_text(plan.read_text().replace("c" * 40, "d" * 40))
+    out, _ = run(tmp_path, {"A_TOKEN": "hunter3"})
+    assert "build      two: runs, its memo does not answer: its plan changed" in out
+    assert "build      one: runs" not in out
+    tools = tmp_path / "tools"
+    tools.mkdir()
+    path = f"{tools}:{ts.clean_env()['PATH']}"
+    run(tmp_path, {"A_TOKEN": "hunter3", "PATH": path})
+    (tools / "new-tool").write_text("")
+    out, started = run(tmp_path, {"A_TOKEN": "hunter3", "PATH": path})
+    assert len(started) == all_jobs(tmp_path)
+    assert f"build      one: runs, its memo does not answer: the installed tools or the host changed: {tools}" in out
 
 
 def test_checks_elsewhere_are_an_input_by_content_not_by_path(tmp_path):
@@ -263,8 +295,12 @@ def test_a_memo_reads_back_as_written(tmp_path):
     c = cells.Cell("one", 2, "c" * 40, "tty: a subject", "cross", cells.Status.WARN, 7,
                    "1 new warning", "/w/log", "arm")
     c = cells.Cell.parse(c.row())
-    memo = jobmemo.Memo("k" * 64, "2026-12-07 13:00", [c])
+    memo = jobmemo.Memo("k" * 64, "2026-12-07 13:00", [c],
+                        jobmemo.read_lines(["job build one one", "env A=x=y", "host /usr/bin 4096 1"]))
+    assert re.fullmatch(r"env A #[0-9a-f]{16}", memo.read[1])
+    assert "x=y" not in memo.text()
     back = jobmemo.Memo.parse(memo.text())
     assert back == memo
+    assert back.read == ["job build one one", memo.read[1], "host /usr/bin 4096 1"]
     assert jobmemo.cached(c) == cells.Cell("one", 2, "c" * 40, "tty: a subject", "cross", cells.Status.WARN, 7,
                                            "1 new warning", "/w/log", "arm", cached=True)
