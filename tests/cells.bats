@@ -215,7 +215,7 @@ for c in json.load(open(sys.argv[1])):
 	echo "half a ro" >"$WORKDIR/report/cells/one/1/apply"
 	run "$WS/scripts/matrix.sh"
 	[ "$status" -eq 1 ]
-	[[ $output == *"$WORKDIR/report/cells/one/1/apply is damaged (1 fields, not 11): moved to"* ]]
+	[[ $output == *"$WORKDIR/report/cells/one/1/apply is damaged (1 fields, not 12): moved to"* ]]
 	[ -f "$WORKDIR/report/cells/one/1/apply.damaged" ]
 	[[ $(results_row one 1 apply) == "fail missing:"* ]]
 }
