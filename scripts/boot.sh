@@ -885,9 +885,7 @@ arch_build_row() {
 	else
 		printf '  build FAIL %s\n       log: %s\n' "$detail" "$ART/build.log"
 	fi
-	local read_by=$LOGS/inputs/build-$BA_PREFIX$CONFIG-$sha
-	build_inputs "$sha" "$read_by" || { warn "cannot write what the build of ${sha:0:12} read to $read_by"; return 1; }
-	CELL_CPU=$(art_cpu "$ART") CELL_INPUTS=$read_by record "$name" "$idx" "$sha" "$subj" "$stage" "$status" "$secs" "$detail" "$ART/build.log"
+	record_build "$name" "$idx" "$sha" "$subj" "$stage" "$status" "$secs" "$detail" "$ART" || return 1
 	bench build "$BA_PREFIX$CONFIG $name/$idx ${sha:0:12}$tag" "$secs"
 	[[ $status == pass ]]
 }

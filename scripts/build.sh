@@ -139,11 +139,8 @@ bisect_series() {
 		fi
 		detail+=${row_cached:+, cached}
 		printf '  %s in %ss%s\n' "$status" "$secs" "$row_cached"
-		local read_by=$LOGS/inputs/build-$BA_PREFIX$CONFIG-$sha
-		build_inputs "$sha" "$read_by" ||
-			{ rm -f "$wstate"; warn "cannot write what the build of ${sha:0:12} read to $read_by"; return 1; }
-		CELL_CPU=$(art_cpu "$row_art") CELL_INPUTS=$read_by record "$name" "$idx" "$sha" "$subj" "$(arch_stage build)" "$status" "$secs" "$detail" \
-			"$row_art/build.log"
+		record_build "$name" "$idx" "$sha" "$subj" "$(arch_stage build)" "$status" "$secs" "$detail" "$row_art" ||
+			{ rm -f "$wstate"; return 1; }
 		bench build "$name/$idx ${sha:0:12}$row_cached" "$secs"
 		if [[ -s $row_art/objects ]]; then
 			bench objects "$name/$idx ${sha:0:12}" "$(cat "$row_art/objects")"

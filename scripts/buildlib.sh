@@ -146,6 +146,16 @@ build_inputs() {
 	} >"$2"
 }
 
+# record_build NAME IDX SHA SUBJECT STAGE STATUS SECS DETAIL ART: the build
+# cell of commit SHA, whose artifact is ART: what it read (build_inputs,
+# in $LOGS/inputs), the CPU seconds the build took (art_cpu) and its log.
+# Fails, saying why, when what it read cannot be written.
+record_build() {
+	local read_by=$LOGS/inputs/build-$BA_PREFIX$CONFIG-$3 art=$9
+	build_inputs "$3" "$read_by" || { warn "cannot write what the build of ${3:0:12} read to $read_by"; return 1; }
+	CELL_CPU=$(art_cpu "$art") CELL_INPUTS=$read_by record "$1" "$2" "$3" "$4" "$5" "$6" "$7" "$8" "$art/build.log"
+}
+
 # artifact_dir SHA: where commit SHA's kernel on $CONFIG is kept, named by
 # its tree and its config key; fails (printing nothing) when either cannot
 # be had.

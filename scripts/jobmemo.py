@@ -215,10 +215,6 @@ def key_of(lines):
     return k.hex()
 
 
-def inputs_key(kind, who, series, planned, workspace, env):
-    return key_of(inputs_lines(kind, who, series, planned, workspace, env))
-
-
 def read_lines(lines):
     """inputs_lines' LINES as a memo keeps them: an environment line's
     value as a hash of it (a variable may hold a secret), "env NAME #HASH"."""
@@ -385,11 +381,11 @@ def decided(report, planned_cells):
     return out
 
 
-def keep(path, key, decided_cells, lines=()):
-    """The memo of a job that ended well: KEY, what it was made from
-    (LINES, inputs_lines) and its DECIDED_CELLS."""
+def keep(path, lines, decided_cells):
+    """The memo of a job that ended well: its key (key_of), what it was
+    made from (LINES, inputs_lines) and its DECIDED_CELLS."""
     when = datetime.datetime.now().strftime("%Y-%m-%d %H:%M")
-    memo = Memo(key, when, list(decided_cells), read_lines(lines))
+    memo = Memo(key_of(lines), when, list(decided_cells), read_lines(lines))
     os.makedirs(os.path.dirname(path), exist_ok=True)
     cells.write_atomically(path, memo.text())
 

@@ -136,7 +136,7 @@ class Job:
     started: float = 0.0
     status: int = None
     owes: list = dataclasses.field(default_factory=list)  # the cells.Planned it decides
-    key: str = ""       # its inputs key when it started (jobmemo.inputs_key)
+    key: str = ""       # its inputs key when it started (jobmemo.key_of its read)
     read: list = dataclasses.field(default_factory=list)   # what the key was made from
     cpu: float = 0.0    # the CPU seconds (user and system) of it and what it waited for
     kept: bool = False  # its memo written after it ran
@@ -355,7 +355,7 @@ class Scheduler:
         memo = jobmemo.load(self.memo(job))
         who = f"{job.arch} ({','.join(job.series)})" if job.arch else job.who
         if not jobmemo.usable(memo, job.key):
-            why = jobmemo.why_not(memo, job.read) if memo and memo.key != job.key else ""
+            why = jobmemo.why_not(memo, job.read)
             if why:
                 self.progress(job.kind, f"{who}: runs, its memo does not answer: {why}")
             return False
@@ -386,7 +386,7 @@ class Scheduler:
                 if self.inputs_key(job, jobmemo.workspace_digest(self.root)) == job.key:
                     got = jobmemo.decided(self.report, job.owes)
             if got:
-                jobmemo.keep(path, job.key, got, job.read)
+                jobmemo.keep(path, job.read, got)
                 job.kept = True
             else:
                 jobmemo.forget(path)

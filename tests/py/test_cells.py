@@ -196,3 +196,12 @@ def test_usage_and_a_plan_without_commits_fail():
     proc = run("plan", "/nonexistent", "one", "", "0", "", stdin="")
     assert proc.returncode == 1
     assert "no commits" in proc.stderr
+
+
+def test_the_shell_writes_the_header_cells_reads():
+    """lib.sh writes results.tsv's header in results_view (a Python start
+    per cell would cost too much): its copy is cells.HEADER."""
+    text = (ROOT / "scripts" / "lib.sh").read_text()
+    m = re.search(r"^RESULTS_HEADER=\$'([^']*)'$", text, re.M)
+    assert m, "lib.sh has no RESULTS_HEADER"
+    assert m.group(1).replace("\\t", "\t") == cells.HEADER
